@@ -1,0 +1,1 @@
+"""Benchmarks: `uv run python -m bench [NAME ...]` runs bench/NAME.py's main() (all if none)."""

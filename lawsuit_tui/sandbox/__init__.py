@@ -1,0 +1,1 @@
+"""sandbox layer of lawsuit-tui."""

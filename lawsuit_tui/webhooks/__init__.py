@@ -1,0 +1,1 @@
+"""webhooks layer of lawsuit-tui."""
