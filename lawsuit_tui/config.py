@@ -1,0 +1,519 @@
+"""Settings: environment variables over a TOML file over defaults.
+
+Priority, highest first: keyword arguments to ``load_settings`` (the CLI's own flags), then
+``LAWSUIT_TUI_*`` environment variables (``__`` separates nested keys), then the TOML file
+(``config_path()``), then the defaults below. Secrets are ``SecretStr``: they print as
+``**********`` and ``save_preferences`` refuses to write them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import platformdirs
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
+
+from lawsuit_tui.i18n import N_, _, normalize_language
+
+APP_NAME = "lawsuit-tui"
+ENV_PREFIX = "LAWSUIT_TUI_"
+ENV_NESTED_DELIMITER = "__"
+CONFIG_ENV_VAR = "LAWSUIT_TUI_CONFIG"
+
+# Keys save_preferences may write. The webhook path token is the one secret kept in the file
+# by design (issue 8: generated when absent, shown once, stored in the config).
+PREFERENCE_KEYS = frozenset({"theme", "language", "keymap", "webhooks.path_token"})
+# Secrets that live only in the environment or a file the user wrote by hand.
+NEVER_WRITTEN = frozenset({"api_key", "bearer_token"})
+SECRET_KEYS = frozenset({"api_key", "bearer_token", "webhooks.path_token"})
+
+
+class ConfigError(Exception):
+    """A configuration problem, already phrased for the user (file, key, problem)."""
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The TOML file: ``$LAWSUIT_TUI_CONFIG`` if set, else the platform's config dir."""
+    env = os.environ if environ is None else environ
+    override = env.get(CONFIG_ENV_VAR)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def _default_cache_dir() -> Path:
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def _default_download_dir() -> Path:
+    downloads = Path.home() / "Downloads"
+    return downloads if downloads.is_dir() else Path.cwd()
+
+
+class _Section(BaseModel):
+    # A typo in a config section is reported, not silently ignored.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Urls(_Section):
+    """Base addresses of the live service (used only when an API key is set)."""
+
+    requests_url: str = "https://requests.prod.judit.io"
+    lawsuits_url: str = "https://lawsuits.production.judit.io"
+    tracking_url: str = "https://tracking.prod.judit.io"
+    vault_url: str = "https://crawler.prod.judit.io"
+    miner_url: str = "https://miner.production.judit.io"
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("expected an http:// or https:// URL")
+        return value.rstrip("/")
+
+
+class RateLimit(_Section):
+    """Client-side sliding window shared by the limited routes."""
+
+    calls: int = Field(default=180, gt=0)
+    seconds: float = Field(default=60.0, gt=0)
+
+
+class Timeouts(_Section):
+    """Seconds. ``lookup_read`` covers the synchronous lookup, slow when a court is slow."""
+
+    connect: float = Field(default=10.0, gt=0)
+    read: float = Field(default=30.0, gt=0)
+    lookup_read: float = Field(default=120.0, gt=0)
+    write: float = Field(default=30.0, gt=0)
+    pool: float = Field(default=10.0, gt=0)
+
+
+class Retries(_Section):
+    max_attempts: int = Field(default=5, ge=1)
+    max_total_seconds: float = Field(default=60.0, gt=0)
+
+
+class Webhooks(_Section):
+    """The callback receiver (``webhooks serve`` and the one inside the TUI)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    path_token: SecretStr | None = None
+    # Senders allowed, as CIDRs; empty means any sender (the path token still applies).
+    allow_from: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    public_url: str | None = None
+
+    @field_validator("allow_from", mode="before")
+    @classmethod
+    def _split_cidrs(cls, value: object) -> object:
+        # From the environment: a JSON list or a comma-separated string.
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                try:
+                    return json.loads(text)
+                except ValueError as exc:
+                    raise ValueError("expected a list of CIDRs") from exc
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @field_validator("allow_from", mode="after")
+    @classmethod
+    def _valid_cidrs(cls, value: list[str]) -> list[str]:
+        for cidr in value:
+            try:
+                ipaddress.ip_network(cidr, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"{cidr!r} is not an IP network (CIDR)") from exc
+        return value
+
+
+class Sandbox(_Section):
+    """The embedded sandbox, used when no API key is configured."""
+
+    seed: int = 7
+    speed: float = Field(default=1.0, gt=0)
+    # Not a secret: the well-known key the local sandbox accepts.
+    api_key: str = "sandbox"
+
+
+class Settings(BaseSettings):
+    """The effective configuration. Build it with ``load_settings()``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter=ENV_NESTED_DELIMITER,
+        case_sensitive=False,
+        extra="forbid",
+        validate_default=True,
+    )
+
+    api_key: SecretStr | None = None
+    bearer_token: SecretStr | None = None
+    urls: Urls = Field(default_factory=Urls)
+    cache_dir: Path = Field(default_factory=_default_cache_dir)
+    download_dir: Path = Field(default_factory=_default_download_dir)
+    rate_limit: RateLimit = Field(default_factory=RateLimit)
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    retries: Retries = Field(default_factory=Retries)
+    default_customer_key: str = "*"
+    keymap: dict[str, str] = Field(default_factory=dict)
+    theme: str = "textual-dark"
+    language: str | None = None
+    webhooks: Webhooks = Field(default_factory=Webhooks)
+    sandbox: Sandbox = Field(default_factory=Sandbox)
+
+    _config_file: Path = PrivateAttr(default_factory=config_path)
+    _overrides: frozenset[str] = PrivateAttr(default_factory=frozenset)
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _language(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+            return None
+        if isinstance(value, str):
+            found = normalize_language(value)
+            if found is None:
+                raise ValueError("expected 'en', 'pt-BR' or 'auto'")
+            return found
+        return value
+
+    @field_validator("cache_dir", "download_dir", mode="after")
+    @classmethod
+    def _expand(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @property
+    def mode(self) -> Literal["live", "sandbox"]:
+        return "live" if self.api_key is not None and self.api_key.get_secret_value() else "sandbox"
+
+    @property
+    def config_file(self) -> Path:
+        """The TOML file these settings were read from (it may not exist)."""
+        return self._config_file
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        path = config_path()
+        return (
+            init_settings,
+            env_settings,
+            InitSettingsSource(settings_cls, read_config_file(path)),
+        )
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The file's table, ``{}`` if it does not exist; ``ConfigError`` if it cannot be used."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        raise ConfigError(
+            _("{path}: is a directory, not a config file").format(path=path)
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            _("{path}: cannot read the config file: {problem}").format(
+                path=path, problem=exc.strerror or exc
+            )
+        ) from None
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(
+            _("{path}: the config file is not UTF-8 text").format(path=path)
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib's message ends with "(at line L, column C)".
+        raise ConfigError(
+            _("{path}: invalid TOML: {problem}").format(path=path, problem=exc)
+        ) from None
+
+
+def _env_lookup(environ: Mapping[str, str]) -> dict[str, str]:
+    """Lower-cased names of our variables -> the name as the user wrote it."""
+    return {name.lower(): name for name in environ if name.upper().startswith(ENV_PREFIX)}
+
+
+def _env_var_for(dotted: str, env: Mapping[str, str]) -> str | None:
+    """The environment variable that set ``dotted`` (or its parent, as JSON), if any."""
+    parts = dotted.split(".")
+    for depth in range(len(parts), 0, -1):
+        candidate = (ENV_PREFIX + ENV_NESTED_DELIMITER.join(parts[:depth])).lower()
+        if candidate in env:
+            return env[candidate]
+    return None
+
+
+def _file_has(dotted: str, data: Mapping[str, Any]) -> bool:
+    node: Any = data
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+_PROBLEMS = {
+    "int_parsing": N_("expected an integer"),
+    "int_type": N_("expected an integer"),
+    "int_from_float": N_("expected an integer"),
+    "float_parsing": N_("expected a number"),
+    "float_type": N_("expected a number"),
+    "bool_parsing": N_("expected true or false"),
+    "bool_type": N_("expected true or false"),
+    "string_type": N_("expected a string"),
+    "dict_type": N_("expected a table"),
+    "model_type": N_("expected a table"),
+    "model_attributes_type": N_("expected a table"),
+    "list_type": N_("expected a list"),
+    "path_type": N_("expected a path"),
+    "extra_forbidden": N_("unknown key"),
+}
+
+
+def _describe(error: Mapping[str, Any]) -> str:
+    problem = _PROBLEMS.get(str(error.get("type")))
+    if problem is not None:
+        return _(problem)
+    message = str(error.get("msg", ""))
+    return message.removeprefix("Value error, ")
+
+
+def _format_validation_error(
+    exc: ValidationError, path: Path, overrides: frozenset[str], environ: Mapping[str, str]
+) -> str:
+    env = _env_lookup(environ)
+    lines = []
+    for error in exc.errors():
+        loc = [str(part) for part in error.get("loc", ())]
+        dotted = ".".join(loc)
+        if _overridden(dotted, overrides):
+            where = _("command line")
+        elif (var := _env_var_for(dotted, env)) is not None:
+            where = _("environment variable {name}").format(name=var)
+        else:
+            where = str(path)
+        problem = _describe(error)
+        secret = any(dotted == key or dotted.startswith(key + ".") for key in SECRET_KEYS)
+        if error.get("type") != "extra_forbidden" and not secret and "input" in error:
+            shown = error["input"]
+            if isinstance(shown, str | int | float | bool):
+                problem = _("{problem}, got {value!r}").format(problem=problem, value=shown)
+        lines.append(f"{where}: {dotted}: {problem}")
+    return "\n".join(lines)
+
+
+def _dotted_keys(values: Mapping[str, Any], prefix: str = "") -> list[str]:
+    keys: list[str] = []
+    for key, value in values.items():
+        if isinstance(value, Mapping) and value and key != "keymap":
+            keys.extend(_dotted_keys(value, f"{prefix}{key}."))
+        else:
+            keys.append(f"{prefix}{key}")
+    return keys
+
+
+def _overridden(dotted: str, overrides: frozenset[str]) -> bool:
+    return any(dotted == key or dotted.startswith(key + ".") for key in overrides)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the effective settings; every problem becomes one ``ConfigError`` message.
+
+    ``overrides`` are field values that beat every other source (the CLI's own flags); nested
+    sections are given as dicts and merged, e.g. ``load_settings(sandbox={"seed": 3})``.
+    """
+    path = config_path()
+    names = frozenset(_dotted_keys(overrides))
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(_format_validation_error(exc, path, names, os.environ)) from None
+    except SettingsError as exc:
+        # Raised by the environment source, e.g. a JSON value that does not parse.
+        cause = exc.__cause__
+        detail = f"{exc}" + (f": {cause}" if cause else "")
+        raise ConfigError(_("environment: {problem}").format(problem=detail)) from None
+    settings._overrides = names
+    return settings
+
+
+def _leaf_keys(model: BaseModel, prefix: str = "") -> list[str]:
+    keys: list[str] = []
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        dotted = f"{prefix}{name}"
+        if isinstance(value, BaseModel):
+            keys.extend(_leaf_keys(value, dotted + "."))
+        else:
+            keys.append(dotted)
+    return keys
+
+
+def config_sources(settings: Settings, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Where each effective value came from: "default", the file path, an env var's name,
+    or "command line" (a keyword given to ``load_settings``). Keys are dotted paths."""
+    env = _env_lookup(os.environ if environ is None else environ)
+    try:
+        file_data = read_config_file(settings.config_file)
+    except ConfigError:
+        file_data = {}
+    sources: dict[str, str] = {}
+    for dotted in _leaf_keys(settings):
+        var = _env_var_for(dotted, env)
+        # A table such as keymap can be filled from the file and from LAWSUIT_TUI_KEYMAP__<id>.
+        inner = (
+            ENV_PREFIX + dotted.replace(".", ENV_NESTED_DELIMITER) + ENV_NESTED_DELIMITER
+        ).lower()
+        parts = sorted(name for low, name in env.items() if low.startswith(inner))
+        if _overridden(dotted, settings._overrides):
+            sources[dotted] = "command line"
+        elif var is not None:
+            sources[dotted] = var
+        elif parts:
+            if _file_has(dotted, file_data):
+                parts.insert(0, str(settings.config_file))
+            sources[dotted] = ", ".join(parts)
+        elif _file_has(dotted, file_data):
+            sources[dotted] = str(settings.config_file)
+        else:
+            sources[dotted] = "default"
+    return sources
+
+
+def effective_values(settings: Settings) -> dict[str, object]:
+    """Dotted key -> value for display, secrets masked."""
+    values: dict[str, object] = {}
+    for dotted in _leaf_keys(settings):
+        node: Any = settings
+        for part in dotted.split("."):
+            node = getattr(node, part)
+        if isinstance(node, SecretStr) or dotted in SECRET_KEYS:
+            values[dotted] = masked(node)
+        elif isinstance(node, Path):
+            values[dotted] = str(node)
+        else:
+            values[dotted] = node
+    return values
+
+
+def masked(secret: SecretStr | str | None) -> str:
+    """A secret for display: at most its last 4 characters, fewer for short secrets."""
+    if secret is None:
+        return _("(not set)")
+    text = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+    if not text:
+        return _("(not set)")
+    if len(text) >= 16:
+        tail = text[-4:]
+    elif len(text) >= 8:
+        tail = text[-2:]
+    else:
+        tail = ""
+    return "…" + tail if tail else _("(set, hidden)")
+
+
+def _validated_preference(key: str, value: object) -> object:
+    """Check one preference against the Settings model; the value to store (None: remove)."""
+    if key == "webhooks.path_token":
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if value is not None and (not isinstance(value, str) or not value):
+            raise ConfigError(_("webhooks.path_token: expected a non-empty string"))
+        return value
+    field = key
+    try:
+        checked = Settings.__pydantic_validator__.validate_assignment(
+            Settings.model_construct(), field, value
+        )
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{key}: {_describe(exc.errors()[0])}"  # one field, one problem
+        ) from None
+    result: object = getattr(checked, field)
+    return result
+
+
+def save_preferences(updates: Mapping[str, object], path: Path | None = None) -> Path:
+    """Write the given preferences into the TOML file, keeping every other key.
+
+    Only ``PREFERENCE_KEYS`` are accepted; the API key and bearer token are refused. A value of
+    None removes the key. The file is replaced atomically and left with mode 0600. Comments in
+    the file are not kept (the TOML writer does not preserve them).
+    """
+    target = config_path() if path is None else path
+    for key in updates:
+        if key in NEVER_WRITTEN or key.split(".", 1)[0] in NEVER_WRITTEN:
+            raise ConfigError(
+                _("{key} is a secret and is never written to the config file").format(key=key)
+            )
+        if key not in PREFERENCE_KEYS:
+            raise ConfigError(_("{key} is not a preference that can be saved").format(key=key))
+    cleaned = {key: _validated_preference(key, value) for key, value in updates.items()}
+
+    import tomli_w
+
+    data = read_config_file(target)
+    for key, value in cleaned.items():
+        parts = key.split(".")
+        node = data
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = {}
+                node[part] = child
+            node = child
+        if value is None:
+            node.pop(parts[-1], None)
+        else:
+            node[parts[-1]] = value
+    payload = tomli_w.dumps(data).encode("utf-8")
+
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp_name = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=target.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.chmod(0o600)
+        tmp.replace(target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    target.chmod(0o600)
+    return target

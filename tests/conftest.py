@@ -1,0 +1,29 @@
+"""Isolation for every test: no developer config, cache or language leaks in."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lawsuit_tui.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Clear LAWSUIT_TUI_*, point the config at a file that does not exist, use a temporary
+    cache dir and English. Yields the (absent) config path; a test may write it."""
+    base = tmp_path_factory.mktemp("lawsuit-tui-env")
+    config_file = base / "config" / "config.toml"
+    with pytest.MonkeyPatch.context() as mp:
+        for name in list(os.environ):
+            if name.upper().startswith("LAWSUIT_TUI_"):
+                mp.delenv(name)
+        mp.setenv("LAWSUIT_TUI_CONFIG", str(config_file))
+        mp.setenv("LAWSUIT_TUI_CACHE_DIR", str(base / "cache"))
+        mp.setenv("LAWSUIT_TUI_LANGUAGE", "en")
+        set_language("en")  # the language is process-wide; a test may have switched it
+        yield config_file
+        set_language("en")

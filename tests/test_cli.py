@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+import argparse
+import importlib
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from lawsuit_tui import __version__, cli
+from lawsuit_tui.config import Settings
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"lawsuit-tui {__version__}"
+    assert __version__ == "0.1.0"
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in cli.COMMANDS:
+        assert f"    {command} " in out, command
+
+
+def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "usage: lawsuit-tui" in err
+    assert "--bogus" in err
+
+
+def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["frobnicate"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sandbox", "serve", "--rate-limit", "30"],
+        ["sandbox", "serve", "--rate-limit", "x/3"],
+        ["sandbox", "serve", "--rate-limit", "0/3"],
+        ["sandbox", "serve", "--port", "70000"],
+        ["webhooks", "serve", "--allow-from", "not-a-net"],
+        ["count"],
+        ["count", "--kind", "other"],
+        ["export", "things"],
+        ["cache", "prune"],
+        ["cache", "prune", "--older-than", "-1"],
+        ["config"],
+        ["request", "123", "--response-type", "nope"],
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return cli.build_parser().parse_args(list(argv))
+
+
+def test_default_command_is_tui() -> None:
+    args = parse()
+    assert (args.command, args.sandbox, args.read_only) == ("tui", False, False)
+    args = parse("--sandbox", "tui", "--read-only")
+    assert (args.command, args.sandbox, args.read_only) == ("tui", True, True)
+
+
+def test_argument_sets() -> None:
+    args = parse(
+        "sandbox", "serve", "--api-key", "a", "--api-key", "b:no-miner", "--rate-limit", "30/3"
+    )
+    assert (args.host, args.port, args.api_keys, args.rate_limit) == (
+        "127.0.0.1",
+        8765,
+        ["a", "b:no-miner"],
+        (30, 3.0),
+    )
+    assert args.seed is None and args.callback_url is None
+
+    args = parse("webhooks", "serve", "--allow-from", "10.0.0.0/8", "--allow-from", "::1")
+    assert args.allow_from == ["10.0.0.0/8", "::1"]
+    assert args.host is None and args.port is None and args.path_token is None
+
+    args = parse("request", "0000000-00.0000.8.26.0000", "--on-demand", "--cache-ttl-days", "3")
+    assert args.on_demand and args.cache_ttl_days == 3 and args.customer_key is None
+    assert not args.wait and not args.json and not args.with_attachments
+
+    args = parse("export", "responses", "--format", "csv", "--out", "x.csv")
+    assert (args.table, args.format, args.out) == ("responses", "csv", Path("x.csv"))
+
+    args = parse(
+        "count",
+        "--kind",
+        "judgement-bond",
+        "--tribunal",
+        "8",
+        "--tribunal",
+        "26",
+        "--budget-year",
+        "2025",
+        "--nature",
+        "alimentary",
+        "--amount-min",
+        "1000",
+    )
+    assert args.tribunals == [8, 26] and args.budget_years == [2025]
+    assert args.natures == ["alimentary"] and args.tags == [] and args.amount_min == 1000.0
+
+    args = parse("cache", "prune", "--older-than", "30")
+    assert (args.cache_command, args.older_than) == ("prune", 30)
+
+
+def test_missing_command_module_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "lawsuit_tui.commands.lookup"
+    real_import = importlib.import_module
+
+    def fake_import(module: str) -> types.ModuleType:
+        if module == name:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+        return real_import(module)
+
+    monkeypatch.setattr(importlib, "import_module", fake_import)
+    assert cli.main(["lookup", "123"]) == 1
+    assert capsys.readouterr().err.strip() == "lawsuit-tui: 'lookup' is not available in this build"
+
+
+def test_dispatch_passes_args_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[argparse.Namespace, Settings]] = []
+    module = types.ModuleType("lawsuit_tui.commands.sync")
+
+    def run(args: argparse.Namespace, settings: Settings) -> int:
+        seen.append((args, settings))
+        return 7
+
+    module.run = run  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lawsuit_tui.commands.sync", module)
+    assert cli.main(["sync"]) == 7
+    assert seen[0][0].command == "sync"
+    assert isinstance(seen[0][1], Settings)
+
+
+def test_python_dash_m_runs_main(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "lawsuit_tui", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert result.stdout.strip() == "lawsuit-tui 0.1.0"
+
+
+def test_peek_language_reads_env_then_file(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('language = "pt-BR"\n', encoding="utf-8")
+    env = {"LAWSUIT_TUI_CONFIG": str(config), "LANG": "en_US.UTF-8"}
+    assert cli.peek_language(env) == "pt-BR"
+    assert cli.peek_language({**env, "LAWSUIT_TUI_LANGUAGE": "en"}) == "en"
+    config.write_text("language = \n", encoding="utf-8")  # broken: fall back to LANG
+    assert cli.peek_language(env) == "en"
+    assert cli.peek_language({"LAWSUIT_TUI_CONFIG": str(tmp_path / "none"), "LANG": "pt_BR"}) == (
+        "pt-BR"
+    )
