@@ -1,0 +1,594 @@
+"""Bodies the client sends, with the spec's rules as validation.
+
+Every rule fails with a message meant for the person who typed the value (translated
+through ``_``). ``to_wire()`` gives the JSON body to send: ``None`` fields left out and
+secrets (vault passwords) in clear, which is the only place they are.
+
+:class:`CountBody` reports every problem at once: validating it raises one error listing
+them all, and ``CountBody.problems(data)`` returns the list (the sandbox answers
+``{errors: [...]}`` with it). :func:`validation_messages` flattens any ``ValidationError`` of
+these models into one line per problem.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from lawsuit_tui.domain.base import ApiModel, JsonObject, Number, Timestamp
+from lawsuit_tui.domain.enums import (
+    AmountTier,
+    CountKind,
+    CountTag,
+    Nature,
+    Open,
+    Origin,
+    RequestStatus,
+    ResponseType,
+    SearchType,
+    TrackingStatus,
+    enum_or_none,
+)
+from lawsuit_tui.domain.requests import SearchParams
+from lawsuit_tui.domain.trackings import NotificationFilters
+from lawsuit_tui.domain.vault import REVEAL_SECRETS, WILDCARD_SYSTEM, Credential
+from lawsuit_tui.i18n import _
+
+__all__ = [
+    "DEFAULT_PAGE_SIZE",
+    "MAX_CACHE_TTL_DAYS",
+    "MAX_PAGE_SIZE",
+    "MAX_RECURRENCE_DAYS",
+    "BodyModel",
+    "CountBody",
+    "CreateRequestBody",
+    "CredentialDeleteBody",
+    "CredentialEntry",
+    "CredentialItem",
+    "CredentialsRegistrationBody",
+    "LookupBody",
+    "PageParams",
+    "RequestsPageParams",
+    "ResponsesPageParams",
+    "SearchBody",
+    "TrackingCreateBody",
+    "TrackingPatchBody",
+    "TrackingsPageParams",
+    "accepted_response_types",
+    "response_type_problem",
+    "validation_messages",
+]
+
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 1000
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+
+# D11: the response types each search type accepts; the first is the default.
+_ACCEPTED_RESPONSE_TYPES: dict[SearchType, tuple[ResponseType, ...]] = {
+    SearchType.LAWSUIT_CNJ: (
+        ResponseType.LAWSUIT,
+        ResponseType.PARTIES,
+        ResponseType.ATTACHMENTS,
+        ResponseType.STEP,
+    ),
+    SearchType.LAWSUIT_ID: (
+        ResponseType.LAWSUIT,
+        ResponseType.PARTIES,
+        ResponseType.ATTACHMENTS,
+        ResponseType.STEP,
+    ),
+    SearchType.CPF: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+    SearchType.CNPJ: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+    SearchType.OAB: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+    SearchType.NAME: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+}
+
+MAX_CACHE_TTL_DAYS = 365
+MAX_RECURRENCE_DAYS = 30
+
+
+def _invalid(message: str) -> PydanticCustomError:
+    # The message is already formatted: keep braces in user data from being read as fields.
+    return PydanticCustomError("invalid_body", "{message}", {"message": message})
+
+
+def validation_messages(exc: ValidationError) -> list[str]:
+    """One line per problem of a ValidationError raised by these models."""
+    lines: list[str] = []
+    # include_input=False: the input of a credential holds its password.
+    for error in exc.errors(include_url=False, include_input=False):
+        ctx = error.get("ctx") or {}
+        problems = ctx.get("problems")
+        if isinstance(problems, list):
+            lines.extend(str(p) for p in problems)
+            continue
+        message = str(ctx.get("message", error["msg"]))
+        loc = ".".join(str(part) for part in error["loc"])
+        lines.append(f"{loc}: {message}" if loc else message)
+    return lines
+
+
+def accepted_response_types(search_type: object) -> tuple[ResponseType, ...]:
+    """The response types a search type accepts (D11), default first; () when unknown."""
+    search = enum_or_none(SearchType, search_type)
+    return () if search is None else _ACCEPTED_RESPONSE_TYPES[search]
+
+
+def response_type_problem(search_type: object, response_type: object) -> str | None:
+    """Why ``response_type`` cannot be asked for a ``search_type`` (D11); None when it can.
+
+    A search type or a response type this client does not know is let through: the
+    service decides on it.
+    """
+    accepted = accepted_response_types(search_type)
+    response = enum_or_none(ResponseType, response_type)
+    if not accepted or response is None or response in accepted:
+        return None
+    return _(
+        "response_type {response} cannot be asked for a {search} search; use one of: {choices}"
+    ).format(
+        response=response.value,
+        search=str(search_type),
+        choices=", ".join(item.value for item in accepted),
+    )
+
+
+def _with_attachments_problem(with_attachments: bool | None, search_type: object) -> str | None:
+    if with_attachments and enum_or_none(SearchType, search_type) is not SearchType.LAWSUIT_CNJ:
+        return _("with_attachments applies only to lawsuit_cnj searches, not to {search}").format(
+            search=str(search_type)
+        )
+    return None
+
+
+def _check_url(value: str | None) -> str | None:
+    if value is not None and not re.match(r"^https?://[^\s/]+", value):
+        raise _invalid(_("callback_url must be an http:// or https:// address"))
+    return value
+
+
+class BodyModel(ApiModel):
+    """A body the client sends."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON body to send: None fields left out, secrets in clear."""
+        return self.model_dump(mode="json", exclude_none=True, context=REVEAL_SECRETS)
+
+
+class LookupBody(BodyModel):
+    """POST /lawsuits (cached lookup): ``{search: {search_type, search_key}}``."""
+
+    search: SearchBody
+
+
+class SearchBody(BodyModel):
+    search_type: Open[SearchType]
+    search_key: str
+    response_type: Open[ResponseType] | None = None
+    cache_ttl_in_days: int | None = None
+    should_search_branches: bool | None = None
+    on_demand: bool | None = None
+    search_name: str | None = None
+    search_params: SearchParams | None = None
+
+    @field_validator("search_key")
+    @classmethod
+    def _key_not_empty(cls, value: str) -> str:
+        if not value.strip():
+            raise _invalid(_("search_key must not be empty"))
+        return value
+
+    @field_validator("cache_ttl_in_days")
+    @classmethod
+    def _ttl_in_range(cls, value: int | None) -> int | None:
+        if value is not None and not 1 <= value <= MAX_CACHE_TTL_DAYS:
+            raise _invalid(
+                _("cache_ttl_in_days must be between 1 and {high} days, not {value}").format(
+                    high=MAX_CACHE_TTL_DAYS, value=value
+                )
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _compatible_types(self) -> SearchBody:
+        problem = response_type_problem(self.search_type, self.response_type)
+        if problem:
+            raise _invalid(problem)
+        return self
+
+
+class CreateRequestBody(BodyModel):
+    """POST /requests."""
+
+    search: SearchBody
+    callback_url: str | None = None
+    with_attachments: bool | None = None
+
+    @field_validator("callback_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return _check_url(value)
+
+    @model_validator(mode="after")
+    def _attachments_for_lawsuits(self) -> CreateRequestBody:
+        problem = _with_attachments_problem(self.with_attachments, self.search.search_type)
+        if problem:
+            raise _invalid(problem)
+        return self
+
+
+class PageParams(BodyModel):
+    """Query of a paged list: page from 1, page_size within the endpoint's bounds (D21).
+
+    The filters of the subclasses (D23) are our decision; the real service may ignore them.
+    """
+
+    min_page_size: ClassVar[int] = 1
+
+    page: int = 1
+    page_size: int = DEFAULT_PAGE_SIZE
+
+    @field_validator("page")
+    @classmethod
+    def _page_from_one(cls, value: int) -> int:
+        if value < 1:
+            raise _invalid(_("page must be at least 1, not {value}").format(value=value))
+        return value
+
+    @field_validator("page_size")
+    @classmethod
+    def _page_size_bounds(cls, value: int) -> int:
+        if not cls.min_page_size <= value <= MAX_PAGE_SIZE:
+            raise _invalid(
+                _("page_size must be between {low} and {high}, not {value}").format(
+                    low=cls.min_page_size, high=MAX_PAGE_SIZE, value=value
+                )
+            )
+        return value
+
+    def to_query(self) -> dict[str, str]:
+        """Query parameters: None left out, booleans as ``true``/``false``."""
+        query: dict[str, str] = {}
+        for key, value in self.to_wire().items():
+            query[key] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        return query
+
+
+class RequestsPageParams(PageParams):
+    """GET /requests (page_size 1..1000) and its filters (D23)."""
+
+    status: Open[RequestStatus] | None = None
+    search_type: Open[SearchType] | None = None
+    search_key: str | None = None
+    origin: Open[Origin] | None = None
+    origin_id: str | None = None
+    created_at_gte: Timestamp | None = None
+    include_deleted: bool | None = None
+
+
+class ResponsesPageParams(PageParams):
+    """GET /responses: page_size from 5; ``request_id`` names the request (D23, D24)."""
+
+    min_page_size: ClassVar[int] = 5
+
+    request_id: str | None = None
+    origin_id: str | None = None
+    response_type: Open[ResponseType] | None = None
+    cached: bool | None = None
+    created_at_gte: Timestamp | None = None
+
+
+class TrackingsPageParams(PageParams):
+    """GET /tracking: page_size from 5, filters status and search_key (D23)."""
+
+    min_page_size: ClassVar[int] = 5
+
+    status: Open[TrackingStatus] | None = None
+    search_key: str | None = None
+
+
+class _TrackingFields(BodyModel):
+    recurrence: int | None = None
+    callback_url: str | None = None
+    notification_emails: list[str] | None = None
+    notification_filters: NotificationFilters | None = None
+    with_attachments: bool | None = None
+    tags: JsonObject | None = None
+    fixed_time: bool | None = None
+    hour_range: int | None = None
+    execution_minute: int | None = None
+
+    @field_validator("callback_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return _check_url(value)
+
+    @field_validator("recurrence")
+    @classmethod
+    def _recurrence_positive(cls, value: int | None) -> int | None:
+        if value is not None and not 1 <= value <= MAX_RECURRENCE_DAYS:
+            raise _invalid(
+                _("recurrence is a number of days from 1 to {high}, not {value}").format(
+                    high=MAX_RECURRENCE_DAYS, value=value
+                )
+            )
+        return value
+
+    @field_validator("notification_emails")
+    @classmethod
+    def _emails(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        bad = [email for email in value if not _EMAIL.match(email.strip())]
+        if bad:
+            raise _invalid(_("not a valid e-mail address: {emails}").format(emails=", ".join(bad)))
+        return [email.strip() for email in value]
+
+    @field_validator("hour_range")
+    @classmethod
+    def _hour(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= 23:
+            raise _invalid(
+                _("hour_range must be an hour from 0 to 23, not {value}").format(value=value)
+            )
+        return value
+
+    @field_validator("execution_minute")
+    @classmethod
+    def _minute(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= 59:
+            raise _invalid(
+                _("execution_minute must be a minute from 0 to 59, not {value}").format(value=value)
+            )
+        return value
+
+
+class TrackingCreateBody(_TrackingFields):
+    """POST /tracking (body not shown in the spec: this is our decided shape)."""
+
+    search: SearchBody
+
+    @model_validator(mode="after")
+    def _attachments_for_lawsuits(self) -> TrackingCreateBody:
+        problem = _with_attachments_problem(self.with_attachments, self.search.search_type)
+        if problem:
+            raise _invalid(problem)
+        return self
+
+
+class TrackingPatchBody(_TrackingFields):
+    """A change to a tracking: every field optional, only the given ones are sent."""
+
+
+class CredentialItem(Credential):
+    """One credential to register: username and password (optionally a two-factor
+    secret), or an A1 certificate (D32). A blank customer_key means the default ``*`` (D8).
+    """
+
+    system_name: str
+    customer_key: str = WILDCARD_SYSTEM
+
+    @field_validator("system_name")
+    @classmethod
+    def _system_named(cls, value: str) -> str:
+        if not value.strip():
+            raise _invalid(_("system_name must not be empty"))
+        return value
+
+    @field_validator("customer_key", mode="before")
+    @classmethod
+    def _default_key(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return WILDCARD_SYSTEM
+        return value
+
+    @model_validator(mode="after")
+    def _one_complete_kind(self) -> CredentialItem:
+        has_login = bool(self.username and self.username.strip()) and bool(
+            self.password and self.password.get_secret_value()
+        )
+        has_certificate = bool(self.certificate_pfx and self.certificate_pfx.get_secret_value())
+        if not (has_login or has_certificate):
+            raise _invalid(_("a credential needs a username and a password, or an A1 certificate"))
+        return self
+
+
+class CredentialEntry(BodyModel):
+    """``{credential: {...}}``; the flat form (the credential's fields alone) is read too."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
+
+    credential: CredentialItem
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wrap_flat(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "credential" not in data and "system_name" in data:
+            return {"credential": data}
+        return data
+
+
+class CredentialsRegistrationBody(BodyModel):
+    """POST /credentials: ``{credentials: [{credential: {...}}]}``."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
+
+    credentials: list[CredentialEntry]
+
+    @field_validator("credentials")
+    @classmethod
+    def _at_least_one(cls, value: list[CredentialEntry]) -> list[CredentialEntry]:
+        if not value:
+            raise _invalid(_("register at least one credential"))
+        return value
+
+    @classmethod
+    def of(cls, *items: CredentialItem) -> CredentialsRegistrationBody:
+        return cls(credentials=[CredentialEntry(credential=item) for item in items])
+
+
+class CredentialDeleteBody(BodyModel):
+    system_name: str
+    customer_key: str
+
+    @field_validator("system_name", "customer_key")
+    @classmethod
+    def _not_blank(cls, value: str, info: ValidationInfo) -> str:
+        if not value.strip():
+            raise _invalid(_("{field} must not be empty").format(field=info.field_name))
+        return value
+
+
+_COUNT_FIELDS = (
+    "kind",
+    "tribunals",
+    "amount_min",
+    "amount_max",
+    "amount_tier",
+    "budget_years",
+    "natures",
+    "tags",
+    "limit",
+)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _choices(enum_cls: type[Any]) -> str:
+    return ", ".join(member.value for member in enum_cls)
+
+
+def _list_problem(data: dict[str, Any], name: str, enum_cls: type[Any] | None) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if enum_cls is None:
+        if not isinstance(value, list) or not all(_is_int(v) for v in value):
+            return _("{field} must be a list of integers").format(field=name)
+        return None
+    allowed = {member.value for member in enum_cls}
+    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
+        return _("{field} must be a list of values among: {choices}").format(
+            field=name, choices=_choices(enum_cls)
+        )
+    return None
+
+
+class CountBody(BodyModel):
+    """POST /requests/count. Strict: unknown fields are refused, every rule is checked.
+
+    ``limit`` is our name for the spec's unnamed cap on lawsuits included (D37). The cap
+    belongs to a find request, which the spec does not show: the model holds and checks it,
+    but ``to_wire()`` never sends it, and ``problems(data)`` (what the count route accepts)
+    reports it as an unknown field unless ``allow_limit=True``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: CountKind
+    tribunals: list[int] | None = None
+    amount_min: Number | None = None
+    amount_max: Number | None = None
+    amount_tier: AmountTier | None = None
+    budget_years: list[int] | None = None
+    natures: list[Nature] | None = None
+    tags: list[CountTag] | None = None
+    limit: int | None = Field(default=None, description="cap on lawsuits included (>= 1)")
+
+    @classmethod
+    def problems(cls, data: object, *, allow_limit: bool = False) -> list[str]:
+        """Every problem of a count body; empty when it is valid.
+
+        Unknown fields come first (in the body's order), then the rules in field order.
+        """
+        if isinstance(data, CountBody):
+            return []
+        if not isinstance(data, dict):
+            return [_("the count body must be a JSON object")]
+        known = _COUNT_FIELDS if allow_limit else _COUNT_FIELDS[:-1]
+        found: list[str] = [
+            _("unknown field: {field}").format(field=key) for key in data if key not in known
+        ]
+        kind = data.get("kind")
+        if kind is None:
+            found.append(_("kind is required"))
+        elif kind not in {member.value for member in CountKind}:
+            found.append(_("kind must be one of: {choices}").format(choices=_choices(CountKind)))
+        problem = _list_problem(data, "tribunals", None)
+        if problem:
+            found.append(problem)
+        for name in ("amount_min", "amount_max"):
+            value = data.get(name)
+            if value is not None and not _is_number(value):
+                found.append(_("{field} must be a number").format(field=name))
+        tier = data.get("amount_tier")
+        if tier is not None and tier not in {member.value for member in AmountTier}:
+            found.append(
+                _("amount_tier must be one of: {choices}").format(choices=_choices(AmountTier))
+            )
+        low, high = data.get("amount_min"), data.get("amount_max")
+        if tier is not None and (low is not None or high is not None):
+            found.append(_("amount_min and amount_max cannot be combined with amount_tier"))
+        if _is_number(low) and _is_number(high) and float(low) > float(high):  # type: ignore[arg-type]
+            found.append(
+                _("amount_min ({low}) must not be greater than amount_max ({high})").format(
+                    low=low, high=high
+                )
+            )
+        for name, enum_cls in (("budget_years", None), ("natures", Nature), ("tags", CountTag)):
+            problem = _list_problem(data, name, enum_cls)
+            if problem:
+                found.append(problem)
+        if kind == CountKind.SENTENCE_EXECUTION:
+            for name in ("budget_years", "natures"):
+                if data.get(name) is not None:
+                    found.append(
+                        _("{field} is only allowed for kind {kind}").format(
+                            field=name, kind=CountKind.JUDGEMENT_BOND.value
+                        )
+                    )
+        if kind == CountKind.JUDGEMENT_BOND and data.get("tags") is not None:
+            found.append(
+                _("{field} is only allowed for kind {kind}").format(
+                    field="tags", kind=CountKind.SENTENCE_EXECUTION.value
+                )
+            )
+        limit = data.get("limit") if allow_limit else None
+        if limit is not None and not (_is_int(limit) and limit >= 1):
+            found.append(_("limit must be a whole number of at least 1"))
+        return found
+
+    @model_validator(mode="before")
+    @classmethod
+    def _all_problems_at_once(cls, data: Any) -> Any:
+        problems = cls.problems(data, allow_limit=True)
+        if problems:
+            raise PydanticCustomError(
+                "count_body",
+                "{summary}",
+                {"summary": "; ".join(problems), "problems": problems},
+            )
+        return data
+
+    def to_wire(self) -> dict[str, Any]:
+        """The count body to send: the cap (``limit``) is never sent to the count route."""
+        wire = super().to_wire()
+        wire.pop("limit", None)
+        return wire

@@ -1,0 +1,137 @@
+"""Response records, typed ``response_data``, and the responses page.
+
+``response_data`` is typed by ``response_type``: a :class:`Lawsuit` for ``lawsuit``, an
+:class:`ApplicationError` for ``application_error``, and the raw JSON object for any other
+type (entity, warrant, execution, and types the service adds later). A payload that does
+not fit its typed model (a lawsuit without ``code``) is kept raw rather than rejected.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import (
+    Field,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
+
+from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp
+from lawsuit_tui.domain.enums import (
+    ApplicationErrorCode,
+    Open,
+    Origin,
+    RequestStatus,
+    ResponseType,
+    enum_or_none,
+)
+from lawsuit_tui.domain.lawsuit import Lawsuit, LawsuitData
+from lawsuit_tui.domain.pagination import PageEnvelope
+
+__all__ = [
+    "ApplicationError",
+    "LawsuitData",
+    "LookupResult",
+    "ResponseData",
+    "ResponseRecord",
+    "ResponsesPage",
+    "typed_response_data",
+]
+
+
+class ApplicationError(ApiModel):
+    """A logical result of a query (HTTP 200). ``code`` comes as a string or an integer."""
+
+    code: str | int | None = None
+    message: str | None = None
+    details: Any = None
+
+    @property
+    def known_code(self) -> ApplicationErrorCode | None:
+        return enum_or_none(ApplicationErrorCode, self.code)
+
+
+ResponseData = Lawsuit | ApplicationError | JsonObject
+
+
+def typed_response_data(response_type: object, value: Any) -> Any:
+    """``value`` as the model its ``response_type`` names, or unchanged when none fits."""
+    if not isinstance(value, dict):
+        return value
+    model: type[ApiModel] | None = None
+    if response_type == ResponseType.LAWSUIT:
+        model = Lawsuit
+    elif response_type == ResponseType.APPLICATION_ERROR:
+        model = ApplicationError
+    if model is None:
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return value
+
+
+class _TypedResponseData(ApiModel):
+    """Mixin: validate ``response_data`` according to the ``response_type`` field."""
+
+    @field_validator("response_data", mode="wrap", check_fields=False)
+    @classmethod
+    def _type_response_data(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        if isinstance(value, dict):
+            return typed_response_data(info.data.get("response_type"), value)
+        return handler(value)
+
+
+class ResponseRecord(_TypedResponseData):
+    """An element of the responses page."""
+
+    request_id: str | None = None
+    response_id: str | None = None
+    origin: Open[Origin] | None = None
+    origin_id: str | None = None
+    user_id: str | None = None
+    response_type: Open[ResponseType] | None = None
+    response_data: ResponseData | None = None
+    request_created_at: Timestamp | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
+    is_scrapper_info: bool | None = None
+    force_overwrite: bool | None = None
+    cached: bool | None = None
+    tags: JsonObject | None = None
+
+    @property
+    def is_cached(self) -> bool:
+        """True for a provisional response served from the service's stored data.
+
+        Either signal is enough: ``cached`` on the record or ``tags.cached_response``.
+        """
+        return self.cached is True or (self.tags or {}).get("cached_response") is True
+
+    @property
+    def lawsuit(self) -> Lawsuit | None:
+        return self.response_data if isinstance(self.response_data, Lawsuit) else None
+
+    @property
+    def application_error(self) -> ApplicationError | None:
+        data = self.response_data
+        return data if isinstance(data, ApplicationError) else None
+
+
+class ResponsesPage(PageEnvelope):
+    """GET /responses: the pagination envelope plus the status of the request."""
+
+    page_data: list[ResponseRecord] = Field(default_factory=list)
+    request_status: Open[RequestStatus] | None = None
+
+
+class LookupResult(ApiModel):
+    """POST /lawsuits (cached lookup, either variant): the lawsuits already held."""
+
+    has_lawsuits: bool | None = None
+    request_id: str | None = None
+    lawsuits: list[Lawsuit] = Field(default_factory=list)
