@@ -1,0 +1,239 @@
+"""``POST {miner_url}/requests/count``: count lawsuits for prospecting, free and synchronous.
+
+The body is strict: every problem (unknown keys, wrong types, the cross-field rules) comes
+back at once as ``400 {errors: [...]}`` (D9, D38). The rules are those of
+:meth:`lawsuit_tui.domain.bodies.CountBody.problems`, with one difference: the cap on lawsuits
+included applies to a find request only, so here ``limit`` is an unknown key (D37).
+
+A valid body records a count request (``request_id`` an integer sequence from 1001, status
+``pending``) and answers the number of matching lawsuits of the world, leaving out the ones
+this API key already retrieved. Not rate-limited (D25).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import weakref
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel
+
+from lawsuit_tui.domain.bodies import CountBody
+from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.errors import CountErrors
+from lawsuit_tui.sandbox.routes.vault import loads_strict
+from lawsuit_tui.sandbox.schemas import error_responses
+from lawsuit_tui.sandbox.stats import key_label
+
+__all__ = [
+    "ECHO_FIELDS",
+    "FIRST_REQUEST_ID",
+    "CountLedger",
+    "CountRecord",
+    "count_problems",
+    "ledger_of",
+    "router",
+]
+
+FIRST_REQUEST_ID = 1001
+# The filter echoed in the answer, in this order; absent fields are null (D38). The spec's echo
+# lists every field but amount_tier; a tier is what was applied when sent, so it is echoed too.
+ECHO_FIELDS = (
+    "kind",
+    "tribunals",
+    "amount_min",
+    "amount_max",
+    "amount_tier",
+    "budget_years",
+    "natures",
+    "tags",
+)
+# D37: known to the client's model of a find request, unknown to the count route.
+_NOT_COUNT_FIELDS = frozenset({"limit"})
+
+
+# Fields whose value CountBody looks up in a set of allowed strings.
+_SCALAR_CHOICES = ("kind", "amount_tier")
+
+
+def count_problems(data: object) -> list[str]:
+    """Every problem of a count body (D38), empty when it is valid."""
+    if not isinstance(data, dict):
+        return CountBody.problems(data)
+    # An array or object where a choice is expected is just as wrong as an unknown string,
+    # and must not reach a set lookup (unhashable): it is checked as its JSON text.
+    data = {
+        key: json.dumps(value)
+        if key in _SCALAR_CHOICES and isinstance(value, list | dict)
+        else value
+        for key, value in data.items()
+    }
+    foreign = [key for key in data if key in _NOT_COUNT_FIELDS]
+    if not foreign:
+        return CountBody.problems(data)
+    problems = CountBody.problems({k: v for k, v in data.items() if k not in _NOT_COUNT_FIELDS})
+    # CountBody lists the unknown keys first, in body order: list ours among them, in order.
+    unknown = [key for key in data if key not in ECHO_FIELDS]
+    listed_by_count_body = len(unknown) - len(foreign)
+    return [f"unknown field: {key}" for key in unknown] + problems[listed_by_count_body:]
+
+
+@dataclass(frozen=True)
+class CountRecord:
+    """A recorded count request. ``key`` is a label of the API key, never the key itself."""
+
+    request_id: int
+    key: str
+    filter: dict[str, Any]
+    total_lawsuits: int
+    status: str
+    created_at: datetime
+
+
+@dataclass
+class CountLedger:
+    """The count requests of one sandbox, numbered from :data:`FIRST_REQUEST_ID`."""
+
+    records: list[CountRecord] = field(default_factory=list)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(FIRST_REQUEST_ID))
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(
+        self, api_key: str, flt: dict[str, Any], total: int, created_at: datetime
+    ) -> CountRecord:
+        with self._lock:
+            entry = CountRecord(
+                next(self._ids), key_label(api_key), flt, total, "pending", created_at
+            )
+            self.records.append(entry)
+        return entry
+
+
+_LEDGERS: weakref.WeakKeyDictionary[object, CountLedger] = weakref.WeakKeyDictionary()
+
+
+def ledger_of(state: object) -> CountLedger:
+    """The ledger of a sandbox state: its ``count_ledger`` if it has one, else one kept here."""
+    own = getattr(state, "count_ledger", None)
+    if isinstance(own, CountLedger):
+        return own
+    ledger = _LEDGERS.get(state)
+    if ledger is None:
+        ledger = _LEDGERS[state] = CountLedger()
+    return ledger
+
+
+# -- documented shapes -----------------------------------------------------------------------
+
+
+class CountFilter(BaseModel):
+    kind: Literal["judgement-bond", "sentence-execution"]
+    tribunals: list[int] | None
+    amount_min: int | float | None
+    amount_max: int | float | None
+    amount_tier: str | None
+    budget_years: list[int] | None
+    natures: list[str] | None
+    tags: list[str] | None
+
+
+class CountRequest(BaseModel):
+    request_id: int
+    total_lawsuits: int
+    status: Literal["pending"]
+    filter: CountFilter
+
+
+class CountErrorList(BaseModel):
+    """D9: every 400 of the count service."""
+
+    errors: list[str]
+
+
+_INT_ARRAY = {"type": "array", "items": {"type": "integer"}}
+
+
+def _enum_array(*values: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "string", "enum": list(values)}}
+
+
+_COUNT_BODY_SCHEMA: dict[str, Any] = {
+    "title": "CountBody",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "kind": {"type": "string", "enum": ["judgement-bond", "sentence-execution"]},
+        "tribunals": {**_INT_ARRAY, "description": "J and TR digits of the CNJ (D36): TJSP 826"},
+        "amount_min": {"type": "number", "description": "not with amount_tier; <= amount_max"},
+        "amount_max": {"type": "number", "description": "not with amount_tier"},
+        "amount_tier": {
+            "type": "string",
+            "enum": ["0-100k", "100k-250k", "250k-500k", "500k-750k", "750k-1.5M", "1.5M+"],
+        },
+        "budget_years": {**_INT_ARRAY, "description": "judgement-bond only"},
+        "natures": {**_enum_array("alimentary", "common"), "description": "judgement-bond only"},
+        "tags": {
+            **_enum_array(
+                "precatory_dispatched", "possible_precatory", "possible_approved_calculation"
+            ),
+            "description": "sentence-execution only",
+        },
+    },
+    "required": ["kind"],
+}
+
+router = APIRouter(prefix="/miner", tags=["count"])
+
+
+async def _read_body(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        raise CountErrors(["a JSON body is required"])
+    try:
+        return loads_strict(raw)
+    except ValueError as exc:
+        raise CountErrors([str(exc)]) from None
+
+
+@router.post(
+    "/requests/count",
+    summary="Count lawsuits matching a filter",
+    description=(
+        "Free and synchronous. Counts the lawsuits matching the filter, leaving out those "
+        "this API key already retrieved, and records a count request (status pending). "
+        "The body is strict; a 400 lists every problem at once."
+    ),
+    response_model=CountRequest,
+    responses={
+        **error_responses(401, 403, 413, 500, 502, 503, 504),
+        400: {"model": CountErrorList, "description": "every problem of the body"},
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": _COUNT_BODY_SCHEMA}},
+        }
+    },
+)
+async def count_lawsuits(
+    request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))]
+) -> dict[str, Any]:
+    body = await _read_body(request)
+    problems = count_problems(body)
+    if problems:
+        raise CountErrors(problems)
+    flt = {name: body.get(name) for name in ECHO_FIELDS}
+    state = sandbox_state(request)
+    total = state.world.count(flt, exclude=state.retrieved.get(key.key, set()))
+    entry = ledger_of(state).record(key.key, flt, total, state.clock.now())
+    return {
+        "request_id": entry.request_id,
+        "total_lawsuits": entry.total_lawsuits,
+        "status": entry.status,
+        "filter": flt,
+    }

@@ -1,0 +1,274 @@
+"""``{vault_url}/credentials``: register, list and delete court-system credentials.
+
+The rules live in :class:`lawsuit_tui.sandbox.vault.Vault`; this module reads the HTTP body,
+maps the vault's errors onto the transport shape (D9) and documents the routes. Bodies are read
+here rather than by FastAPI so that every failed rule of every item, unknown system names
+included, comes back in one 400 (D9, D32, D46). Not rate-limited (D25).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel
+
+from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.schemas import COMMON_ERRORS, error_responses
+from lawsuit_tui.sandbox.vault import (
+    CredentialNotFoundError,
+    Vault,
+    VaultValidationError,
+)
+
+__all__ = ["loads_strict", "router"]
+
+
+# -- documented shapes -----------------------------------------------------------------------
+
+
+class CredentialChange(BaseModel):
+    """One entry of the registration or deletion answer."""
+
+    system_name: str
+    customer_key: str
+    message: Literal["CREDENTIAL_CREATED", "CREDENTIAL_UPDATED", "CREDENTIAL_DELETED"]
+
+
+class SystemCredentialStatus(BaseModel):
+    name: str
+    customer_key: str
+    credential_status: Literal["not exists", "active", "inactive"]
+
+
+class VaultListing(BaseModel):
+    systems: list[SystemCredentialStatus]
+
+
+_STRING = {"type": "string"}
+_NULLABLE_STRING = {"type": ["string", "null"]}
+
+# A credential item as read by Vault (D32). Written out rather than generated so that the
+# document has no references to components it does not define.
+_CREDENTIAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "system_name": {
+            **_STRING,
+            "minLength": 1,
+            "description": "exact name from GET /credentials, or * for the wildcard",
+        },
+        "customer_key": {
+            **_NULLABLE_STRING,
+            "description": "absent or empty: the default key * (D8)",
+            "maxLength": 255,
+        },
+        "username": {**_NULLABLE_STRING, "maxLength": 4096},
+        "password": {**_NULLABLE_STRING, "writeOnly": True, "maxLength": 4096},
+        "totp_secret": {
+            **_NULLABLE_STRING,
+            "writeOnly": True,
+            "description": "two-factor secret, base32",
+        },
+        "certificate_pfx": {
+            **_NULLABLE_STRING,
+            "writeOnly": True,
+            "description": "A1 certificate, base64",
+        },
+        "certificate_password": {**_NULLABLE_STRING, "writeOnly": True, "maxLength": 4096},
+    },
+    "required": ["system_name"],
+}
+
+_REGISTRATION_SCHEMA: dict[str, Any] = {
+    "title": "CredentialsRegistration",
+    "type": "object",
+    "properties": {
+        "credentials": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+                "anyOf": [
+                    {
+                        "title": "WrappedCredential",
+                        "type": "object",
+                        "properties": {"credential": _CREDENTIAL_SCHEMA},
+                        "required": ["credential"],
+                    },
+                    {"title": "FlatCredential", **_CREDENTIAL_SCHEMA},
+                ]
+            },
+        }
+    },
+    "required": ["credentials"],
+}
+
+_DELETION_SCHEMA: dict[str, Any] = {
+    "title": "CredentialDeletion",
+    "type": "object",
+    "properties": {
+        "system_name": {**_STRING, "minLength": 1},
+        "customer_key": {**_NULLABLE_STRING, "description": "absent or empty: *"},
+    },
+    "required": ["system_name"],
+}
+
+
+def _json_body(schema: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": schema}},
+        }
+    }
+
+
+# Auth, body size, faults and validation can answer on every service route.
+_ERRORS = error_responses(*COMMON_ERRORS)
+
+router = APIRouter(prefix="/vault", tags=["vault"])
+
+VaultKey = Annotated[KeyConfig, Depends(require_key("vault"))]
+
+
+def _vault(request: Request) -> Vault:
+    return sandbox_state(request).vault
+
+
+_OUT_OF_RANGE = "a number in the body is out of range"
+_NOT_JSON = "the body is not valid JSON"
+# Integers beyond the range of a double: other JSON readers cannot hold them, and comparing
+# them with floats would overflow.
+_MAX_INT = 2**1023
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _OutOfRange(_OUT_OF_RANGE)
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if abs(value) >= _MAX_INT:
+        raise _OutOfRange(_OUT_OF_RANGE)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_strict(raw: bytes) -> Any:
+    """Parse a JSON body as RFC 8259 does, refusing NaN, Infinity and numbers beyond a double
+    (an echo of them could not be written back as JSON). ValueError with a message fit for
+    the answer otherwise."""
+    try:
+        return json.loads(
+            raw, parse_float=_finite, parse_int=_bounded_int, parse_constant=_no_constant
+        )
+    except _OutOfRange:
+        raise ValueError(_OUT_OF_RANGE) from None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ValueError(_NOT_JSON) from None
+
+
+async def _read_json(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        raise ServiceError.invalid("body", "required", "a JSON body is required")
+    try:
+        return loads_strict(raw)
+    except ValueError as exc:
+        raise ServiceError.invalid("body", "json_invalid", str(exc)) from None
+
+
+def _bad_request(exc: VaultValidationError) -> ServiceError:
+    return ServiceError.bad_request([problem.as_dict() for problem in exc.problems])
+
+
+# -- routes ----------------------------------------------------------------------------------
+
+
+@router.post(
+    "/credentials",
+    summary="Register or update credentials",
+    description=(
+        "Registers each credential (wrapped in `credential` or flat) under its system and "
+        "customer_key; a system's sibling systems are registered along with it, one answer "
+        "entry each. Secrets are never returned."
+    ),
+    response_model=list[CredentialChange],
+    responses=_ERRORS,
+    openapi_extra=_json_body(_REGISTRATION_SCHEMA),
+)
+async def register_credentials(request: Request, key: VaultKey) -> list[dict[str, str]]:
+    body = await _read_json(request)
+    if isinstance(body, dict):
+        if "credentials" not in body:
+            raise ServiceError.invalid("credentials", "required", "credentials is required")
+        items = body["credentials"]
+    else:
+        # A bare array of items is read as the credentials array.
+        items = body
+    try:
+        entries = _vault(request).register(items)
+    except VaultValidationError as exc:
+        raise _bad_request(exc) from None
+    return [entry.as_dict() for entry in entries]
+
+
+@router.get(
+    "/credentials",
+    summary="Status of the vault per system",
+    description=(
+        "Without customer_key (or with *): the * row (customer_key empty when no wildcard "
+        "exists) then every system with its status under the default key. With a "
+        "customer_key: that key's * row, then only the systems with their own credential."
+    ),
+    response_model=VaultListing,
+    responses=_ERRORS,
+)
+async def list_credentials(
+    request: Request,
+    key: VaultKey,
+    customer_key: Annotated[str | None, Query(description="default *", max_length=255)] = None,
+) -> dict[str, list[dict[str, str]]]:
+    return _vault(request).listing_dict(customer_key)
+
+
+@router.delete(
+    "/credentials",
+    summary="Delete a credential",
+    description=(
+        "Deletes the credential of exactly this system under the customer_key (its sibling "
+        "systems keep theirs). The body may be replaced by query parameters."
+    ),
+    response_model=list[CredentialChange],
+    responses={**_ERRORS, **error_responses(404)},
+    openapi_extra=_json_body(_DELETION_SCHEMA, required=False),
+)
+async def delete_credential(request: Request, key: VaultKey) -> list[dict[str, str]]:
+    if (await request.body()).strip():
+        body = await _read_json(request)
+        if not isinstance(body, dict):
+            raise ServiceError.invalid("body", "type", "the body must be a JSON object")
+    else:
+        # Clients that cannot send a body on DELETE may use the query string.
+        body = dict(request.query_params)
+    try:
+        entries = _vault(request).delete(body.get("system_name"), body.get("customer_key"))
+    except VaultValidationError as exc:
+        raise _bad_request(exc) from None
+    except CredentialNotFoundError as exc:
+        raise ServiceError.not_found("CREDENTIAL_NOT_FOUND", str(exc)) from None
+    return [entry.as_dict() for entry in entries]
