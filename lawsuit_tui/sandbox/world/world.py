@@ -1,0 +1,614 @@
+"""The sandbox's world: an index built eagerly, lawsuits rendered lazily at any moment."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+
+from lawsuit_tui.domain.courts import all_courts
+from lawsuit_tui.domain.identifiers import format_cnj, make_cnj, make_cnpj, make_cpf
+from lawsuit_tui.sandbox.world import files, miner, steps
+from lawsuit_tui.sandbox.world.lawsuits import IndexBuilder, InstanceRec, LawsuitRec, judge_name
+from lawsuit_tui.sandbox.world.people import Entity, Population, build_population, entity_payload
+from lawsuit_tui.sandbox.world.rand import iso, normalize_name, rng, short_id
+from lawsuit_tui.sandbox.world.samples import build_samples
+from lawsuit_tui.sandbox.world.systems import (
+    DOWN_COURTS,
+    RATE_LIMITED_COURTS,
+    SystemInfo,
+    portal,
+    system_name,
+    systems_for,
+)
+
+DEFAULT_EPOCH = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+_BASE_CACHE = 96
+_PARTY_FIELDS = (
+    "entity_id",
+    "entity_type",
+    "name",
+    "social_name",
+    "main_document",
+    "documents",
+    "addresses",
+    "contacts",
+    "aka_names",
+    "parents",
+    "birth_date",
+    "place_of_birth",
+    "nationality",
+    "regime",
+    "gender",
+    "ethnicity",
+    "tags",
+    "latest_searches",
+    "legal_nature",
+    "head_office",
+    "branch_activities",
+    "position",
+    "profession",
+    "size",
+    "is_public",
+    "closing_date",
+    "disabled_person",
+    "deficiency",
+    "revenue_service_updated_at",
+    "revenue_service_active",
+    "revenue_service_status",
+    "share_capital",
+    "special_status",
+    "special_status_date",
+    "responsible_qualification_id",
+    "age_group",
+    "pep",
+    "entry_date",
+    "created_at",
+    "updated_at",
+    "partners",
+    "associated_people",
+)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class _Base:
+    """What does not depend on the moment: static JSON, the history, the step context."""
+
+    __slots__ = ("ctx", "history", "static")
+
+    def __init__(self, static: bytes, history: steps.History, ctx: steps.StepContext) -> None:
+        self.static = static
+        self.history = history
+        self.ctx = ctx
+
+
+class World:
+    """The deterministic world the sandbox serves. See the package docstring."""
+
+    def __init__(
+        self, seed: int, epoch: datetime, pop: Population, lawsuits: dict[str, LawsuitRec]
+    ) -> None:
+        self.seed = seed
+        self.epoch = epoch
+        self.pop = pop
+        self._lawsuits = lawsuits
+        self._by_doc: dict[str, list[str]] = defaultdict(list)
+        self._by_oab: dict[str, list[str]] = defaultdict(list)
+        self._by_name: dict[str, list[str]] = defaultdict(list)
+        for code, rec in lawsuits.items():
+            for party in rec.parties:
+                lst = self._by_doc[party.document]
+                if not lst or lst[-1] != code:
+                    lst.append(code)
+                for oab in party.lawyers:
+                    lst = self._by_oab[oab]
+                    if not lst or lst[-1] != code:
+                        lst.append(code)
+        for doc, ent in pop.entities.items():
+            self._by_name[normalize_name(ent.name)].append(doc)
+        self._systems: list[SystemInfo] = []
+        for court in all_courts():
+            self._systems.extend(systems_for(court))
+        self._base = functools.lru_cache(maxsize=_BASE_CACHE)(self._make_base)
+        self._samples: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def build(cls, seed: int = 7, *, epoch: datetime = DEFAULT_EPOCH) -> World:
+        epoch = _utc(epoch)
+        pop = build_population(seed)
+        lawsuits = IndexBuilder(seed, epoch, pop).build()
+        return cls(seed, epoch, pop, lawsuits)
+
+    @classmethod
+    def shared(cls, seed: int = 7, *, epoch: datetime = DEFAULT_EPOCH) -> World:
+        """One world per (seed, epoch) for the whole process: worlds are read-only (their
+        lazy caches are deterministic), so apps and tests may share one and skip the build."""
+        return _shared(seed, _utc(epoch))
+
+    # ------------------------------------------------------------------ index
+    def lawsuit_keys(self) -> list[tuple[str, int]]:
+        return [
+            (code, inst.instance) for code, rec in self._lawsuits.items() for inst in rec.instances
+        ]
+
+    def record(self, code: str) -> LawsuitRec | None:
+        """The index record of a lawsuit (internal shape; for the sandbox's own use)."""
+        return self._lawsuits.get(self._norm_cnj(code))
+
+    def records(self) -> list[LawsuitRec]:
+        return list(self._lawsuits.values())
+
+    @staticmethod
+    def _norm_cnj(code: str) -> str:
+        try:
+            return format_cnj(code)
+        except ValueError:
+            return code
+
+    def _inst(self, code: str, instance: int) -> tuple[LawsuitRec, InstanceRec] | None:
+        rec = self._lawsuits.get(self._norm_cnj(code))
+        if rec is None:
+            return None
+        inst = rec.inst(instance)
+        return None if inst is None else (rec, inst)
+
+    def _keys_of(self, codes: list[str]) -> list[tuple[str, int]]:
+        return [(c, i.instance) for c in codes for i in self._lawsuits[c].instances]
+
+    def find(self, search_type: str, key: str) -> list[tuple[str, int]]:
+        kind = search_type.lower()
+        if kind == "lawsuit_cnj":
+            code = self._norm_cnj(key.strip())
+            return self._keys_of([code]) if code in self._lawsuits else []
+        if kind in ("cpf", "cnpj"):
+            doc = "".join(ch for ch in key.upper() if ch.isalnum())
+            return self._keys_of(self._by_doc.get(doc, []))
+        if kind == "oab":
+            compact = "".join(ch for ch in key.upper() if ch.isalnum())
+            digits = "".join(ch for ch in compact if ch.isdigit()).lstrip("0")
+            state = "".join(ch for ch in compact if ch.isalpha()).replace("OAB", "")
+            return self._keys_of(self._by_oab.get(f"{digits}{state}", []))
+        if kind == "name":
+            codes: list[str] = []
+            seen: set[str] = set()
+            for doc in self._by_name.get(normalize_name(key), []):
+                for code in self._by_doc.get(doc, []):
+                    if code not in seen:
+                        seen.add(code)
+                        codes.append(code)
+            return self._keys_of(codes)
+        return []
+
+    def branches(self, cnpj: str) -> list[str]:
+        doc = "".join(ch for ch in cnpj.upper() if ch.isalnum())
+        return list(self.pop.branches.get(doc, []))
+
+    def head_office(self, cnpj: str) -> str | None:
+        """The head office CNPJ of a branch (same root, /0001), if the world has it."""
+        doc = "".join(ch for ch in cnpj.upper() if ch.isalnum())
+        for head, branch_docs in self.pop.branches.items():
+            if doc in branch_docs:
+                return head
+        return None
+
+    def _entity(self, document: str) -> Entity | None:
+        doc = "".join(ch for ch in document.upper() if ch.isalnum())
+        return self.pop.entities.get(doc) or self.pop.by_oab.get(doc.lstrip("0"))
+
+    def entity(self, document: str) -> dict[str, Any] | None:
+        ent = self._entity(document)
+        if ent is None:
+            return None
+        head = None
+        if not ent.head_office:
+            head_doc = self.head_office(ent.document)
+            head = self.pop.entities.get(head_doc) if head_doc else None
+        return entity_payload(self.seed, ent, self.epoch, head)
+
+    def homonyms(self, name: str) -> list[str]:
+        """Documents of the distinct people/companies with this name (branches collapse into
+        their head office). More than one means a name search is HOMONYM_AMBIGUOUS."""
+        out: list[str] = []
+        roots: set[str] = set()
+        for doc in self._by_name.get(normalize_name(name), []):
+            ent = self.pop.entities[doc]
+            if ent.kind == "company":
+                if doc[:8] in roots:
+                    continue
+                roots.add(doc[:8])
+                head = doc[:8] + "0001"
+                doc = next(
+                    (d for d in self._by_name[normalize_name(name)] if d.startswith(head)), doc
+                )
+            out.append(doc)
+        return out
+
+    # ------------------------------------------------------------------ courts
+    def is_secret(self, code: str, instance: int) -> bool:
+        rec = self.record(code)
+        return bool(rec and rec.secrecy > 0)
+
+    def court_system(self, code: str, instance: int) -> str:
+        rec = self.record(code)
+        if rec is None:
+            raise KeyError(code)
+        return system_name(rec.court, instance)
+
+    def court_systems(self) -> list[SystemInfo]:
+        return list(self._systems)
+
+    def court_is_down(self, code: str) -> bool:
+        rec = self.record(code)
+        return bool(rec and rec.court.acronym in DOWN_COURTS)
+
+    def court_rate_limited(self, code: str) -> bool:
+        rec = self.record(code)
+        return bool(rec and rec.court.acronym in RATE_LIMITED_COURTS)
+
+    # ------------------------------------------------------------------ storage
+    def stored_at(self, code: str, instance: int) -> datetime | None:
+        found = self._inst(code, instance)
+        return found[1].stored_at if found else None
+
+    def stored_view(self, code: str, instance: int | None) -> list[dict[str, Any]]:
+        rec = self.record(code)
+        if rec is None:
+            return []
+        out: list[dict[str, Any]] = []
+        for inst in rec.instances:
+            if instance is not None and inst.instance != instance:
+                continue
+            if inst.stored_at is not None:
+                out.extend(self.court_view(rec.code, inst.instance, inst.stored_at))
+        return out
+
+    # ------------------------------------------------------------------ views
+    def court_view(self, code: str, instance: int | None, at: datetime) -> list[dict[str, Any]]:
+        rec = self.record(code)
+        if rec is None:
+            return []
+        at = _utc(at)
+        return [
+            self._view(rec, inst, at)
+            for inst in rec.instances
+            if (instance is None or inst.instance == instance) and inst.distribution <= at
+        ]
+
+    def steps_between(
+        self, code: str, instance: int, start: datetime, end: datetime
+    ) -> list[dict[str, Any]]:
+        """Steps with start < step_date <= end, newest first (copies)."""
+        found = self._inst(code, instance)
+        if found is None:
+            return []
+        start, end = _utc(start), _utc(end)
+        base = self._base(found[0].code, instance)
+        hist = base.history
+        lo = steps.visible_history(hist, start)
+        hi = steps.visible_history(hist, end)
+        out = [dict(s, tags={}) for s in hist.steps[lo:hi]]
+        k0 = steps.moving_count(base.ctx, start)
+        k1 = steps.moving_count(base.ctx, end)
+        out.extend(steps.moving_step(base.ctx, k)[0] for k in range(k0, k1))
+        out.reverse()
+        return out
+
+    def attachment(self, code: str, instance: int, attachment_id: str) -> dict[str, Any] | None:
+        """The attachment record (as in the lawsuit's attachments), whatever its date."""
+        found = self._find_attachment(code, instance, attachment_id)
+        if found is None:
+            return None
+        return {k: v for k, v in found.items() if k != "_text"}
+
+    def attachment_file(
+        self, code: str, instance: int, attachment_id: str
+    ) -> tuple[bytes, str] | None:
+        found = self._find_attachment(code, instance, attachment_id)
+        if found is None:
+            return None
+        return files.render(found, str(found.get("_text") or ""))
+
+    def _find_attachment(
+        self, code: str, instance: int, attachment_id: str
+    ) -> dict[str, Any] | None:
+        found = self._inst(code, instance)
+        parsed = steps.parse_attachment_index(attachment_id)
+        if found is None or parsed is None:
+            return None
+        base = self._base(found[0].code, instance)
+        prefix, index = parsed
+        if prefix == "h":
+            for i, att in base.history.attachments:
+                if i == index and att["attachment_id"] == attachment_id:
+                    return att
+            return None
+        k = index - found[1].n_steps
+        if found[1].period_hours <= 0 or not 0 <= k < steps.MAX_MOVING_STEPS:
+            return None
+        _step, moved = steps.moving_step(base.ctx, k)
+        return moved if moved is not None and moved["attachment_id"] == attachment_id else None
+
+    def _make_base(self, code: str, instance: int) -> _Base:
+        rec = self._lawsuits[code]
+        inst = rec.inst(instance)
+        assert inst is not None
+        if "(a)" in inst.judge:  # still a title: name the judge, from their own seed
+            inst.judge = judge_name(rng(self.seed, "judge", code, instance), inst.judge)
+        ents = self.pop.entities
+        lawyers = [
+            (self.pop.by_oab[o].name, f"{o[:-2]}/{o[-2:]}") for p in rec.parties for o in p.lawyers
+        ]
+        ctx = steps.StepContext(
+            self.seed,
+            self.epoch,
+            rec,
+            inst,
+            system_name(rec.court, instance),
+            lawyers,
+            [ents[p.document].name for p in rec.parties if p.side == "Active"],
+            [ents[p.document].name for p in rec.parties if p.side == "Passive"],
+        )
+        history = steps.generate_history(ctx)
+        static = orjson.dumps(self._static(rec, inst, ctx))
+        return _Base(static, history, ctx)
+
+    def _party(
+        self, ent: Entity, side: str | None, role: str | None, lawyers: tuple[str, ...]
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = dict.fromkeys(_PARTY_FIELDS)
+        is_person = ent.kind == "person"
+        docs = [{"document": ent.document, "document_type": "cpf" if is_person else "cnpj"}]
+        if ent.oab:
+            docs.append({"document": ent.oab, "document_type": "oab"})
+        out.update(
+            {
+                "entity_id": short_id(self.seed, "entity-id", ent.document),
+                "entity_type": "person" if is_person else "company",
+                "name": ent.name,
+                "main_document": ent.document,
+                "documents": docs,
+                "addresses": [{"city": ent.city, "state": ent.state}],
+                "contacts": [],
+                "aka_names": [],
+                "parents": [],
+                "tags": {},
+                "latest_searches": [],
+                "branch_activities": [],
+                "partners": [],
+                "associated_people": [],
+                "is_public": ent.is_public,
+                "gender": ent.gender if is_person else None,
+                "profession": ent.profession if is_person else None,
+            }
+        )
+        if not is_person:
+            nature = ent.legal_nature or ("206-2", "Sociedade Empresária Limitada")
+            out["legal_nature"] = {"code": nature[0], "name": nature[1], "active": True}
+            out["head_office"] = ent.head_office
+            out["size"] = ent.size
+        if ent.firm:
+            out["tags"] = {"law_firm": ent.firm}
+        if side is not None:
+            out["side"] = side
+            out["person_type"] = role
+            out["was_inferred"] = False
+            out["lawyers"] = [self._party(self.pop.by_oab[o], None, None, ()) for o in lawyers]
+        return out
+
+    def _ref(self, code: str, instance: int) -> dict[str, Any] | None:
+        rec = self._lawsuits.get(code)
+        inst = rec.inst(instance) if rec else None
+        if rec is None or inst is None:
+            return None
+        return {
+            "code": code,
+            "instance": instance,
+            "name": self._title(rec, inst),
+            "classification": {
+                "code": str(inst.klass[0]),
+                "date": iso(inst.distribution),
+                "name": inst.klass[1],
+            },
+            "tags": {"tribunal_acronym": rec.court.acronym},
+        }
+
+    def _title(self, rec: LawsuitRec, inst: InstanceRec) -> str:
+        ents = self.pop.entities
+        act = next((ents[p.document].name for p in rec.parties if p.side == "Active"), "")
+        pas = next((ents[p.document].name for p in rec.parties if p.side == "Passive"), "")
+        return f"{inst.klass[1]} - {act} x {pas}".strip()
+
+    def _static(self, rec: LawsuitRec, inst: InstanceRec, ctx: steps.StepContext) -> dict[str, Any]:
+        court = rec.court
+        dist = iso(inst.distribution)
+        seg = court.segment
+        county = (
+            f"Comarca de {rec.city}"
+            if seg == 8
+            else f"Seção Judiciária de {rec.state}"
+            if seg == 4
+            else f"Foro Trabalhista de {rec.city}"
+            if seg == 5
+            else f"{rec.city}/{rec.state}"
+        )
+        if inst.instance > 1:
+            county = court.name
+        tags: dict[str, Any] = {}
+        metadata: dict[str, Any] = {"origin": rec.origin}
+        if rec.miner is not None:
+            tags["miner_kind"] = rec.miner.kind
+            for t in rec.miner.tags:
+                tags[t] = True
+            if rec.miner.kind == "judgement-bond":
+                metadata["judgement_bond"] = {
+                    "budget_year": rec.miner.budget_year,
+                    "nature": rec.miner.nature,
+                }
+            else:
+                metadata["sentence_execution"] = {"tags": list(rec.miner.tags)}
+        ents = self.pop.entities
+        return {
+            "code": rec.code,
+            "instance": inst.instance,
+            "courts": [
+                {
+                    "code": rec.origin if inst.instance == 1 else "0000",
+                    "date": dist,
+                    "name": inst.body,
+                }
+            ],
+            "justice": str(seg),
+            "tribunal": court.name,
+            "tribunal_acronym": court.acronym,
+            "justice_description": court.justice,
+            "classifications": [
+                {
+                    "code": str(inst.klass[0]),
+                    "local_code": str(inst.klass[0] * 10 + seg),
+                    "date": dist,
+                    "name": inst.klass[1],
+                }
+            ],
+            "subjects": [
+                {"code": str(c), "local_code": str(c), "date": dist, "name": n}
+                for c, n in rec.subjects
+            ],
+            "parties": [
+                self._party(ents[p.document], p.side, p.role, p.lawyers) for p in rec.parties
+            ],
+            "name": self._title(rec, inst),
+            "county": county,
+            "state": rec.state,
+            "city": rec.city,
+            "judge": inst.judge,
+            "area": rec.area,
+            "system": portal(court),
+            "tribunal_url": f"https://www.{court.acronym.lower().replace('-', '')}.jus.br",
+            "free_justice": rec.free_justice,
+            "secrecy_level": rec.secrecy,
+            "distribution_date": dist,
+            "created_at": iso(
+                min(inst.stored_at or self.epoch, inst.distribution + timedelta(days=2))
+            ),
+            "main_lawsuit": self._ref(*rec.main) if rec.main else None,
+            "tags": tags,
+            "metadata": metadata,
+            "pipelines": [],
+            "amount": rec.amount,
+        }
+
+    def _view(self, rec: LawsuitRec, inst: InstanceRec, at: datetime) -> dict[str, Any]:
+        base = self._base(rec.code, inst.instance)
+        hist, ctx = base.history, base.ctx
+        view: dict[str, Any] = orjson.loads(base.static)
+        m = steps.visible_history(hist, at)
+        n_moving = steps.moving_count(ctx, at)
+        moving = [steps.moving_step(ctx, k) for k in range(n_moving)]
+        step_list = [dict(s, tags={}) for s in reversed(hist.steps[:m])]
+        step_list[:0] = [s for s, _a in reversed(moving)]
+        atts = [{k: v for k, v in a.items() if k != "_text"} for i, a in hist.attachments if i < m]
+        atts.extend(
+            {k: v for k, v in a.items() if k != "_text"} for _s, a in moving if a is not None
+        )
+        view["steps"] = step_list
+        view["attachments"] = atts
+        view["last_step"] = dict(step_list[0], steps_count=len(step_list)) if step_list else None
+        for name in ("sentence", "appeal_judgement", "custody", "appeal", "distribution"):
+            ms = hist.milestones.get(name)
+            view[name] = dict(ms[1]) if ms and ms[0] < m else None
+        phases = [(i, p) for i, p in hist.phases if i < m]
+        view["phase_history"] = [
+            {
+                "name": p,
+                "phase_date": hist.steps[i]["step_date"],
+                "step_id": hist.steps[i]["step_id"],
+            }
+            for i, p in phases
+        ]
+        view["phase"] = phases[-1][1] if phases else None
+        visible_types = {hist.steps[i]["step_type"] for i, _p in phases}
+        archived = inst.archived and m >= len(hist.steps)
+        remitted = inst.remitted and m >= len(hist.steps)
+        view["status"] = "Arquivado" if archived else "Ativo"
+        view["situation"] = (
+            "Baixado"
+            if archived
+            else "Em grau de recurso"
+            if remitted
+            else "Julgado"
+            if {"Sentença", "Acórdão"} & visible_types
+            else "Em andamento"
+        )
+        related = [
+            ref
+            for i2 in rec.instances
+            if i2.instance != inst.instance and i2.distribution <= at
+            for ref in [self._ref(rec.code, i2.instance)]
+            if ref
+        ]
+        for other, oinst in rec.related:
+            orec = self._lawsuits.get(other)
+            if orec and orec.instances[0].distribution <= at:
+                ref = self._ref(other, oinst)
+                if ref:
+                    related.append(ref)
+        view["related_lawsuits"] = related
+        view["updated_at"] = iso(at)
+        view["crawler"] = {
+            "source_name": ctx.source_name,
+            "crawl_id": short_id(self.seed, "crawl", rec.code, inst.instance, int(at.timestamp())),
+            "weight": 1,
+            "updated_at": iso(at),
+        }
+        view["full_lawsuit_file"] = {"status": "done", "updated_at": iso(at)}
+        return view
+
+    # ------------------------------------------------------------------ miner
+    def count(self, flt: dict[str, Any], exclude: set[str]) -> int:
+        return len(self.miner_matches(flt, exclude))
+
+    def miner_matches(self, flt: dict[str, Any], exclude: set[str]) -> list[str]:
+        """CNJ codes a count filter matches, minus ``exclude``, in index order."""
+        return miner.matching(self._lawsuits.values(), flt, exclude)
+
+    # ------------------------------------------------------------------ samples
+    def samples(self) -> dict[str, Any]:
+        if self._samples is None:
+            self._samples = build_samples(self)
+        return orjson.loads(orjson.dumps(self._samples))  # type: ignore[no-any-return]
+
+    def absent_keys(self) -> dict[str, str]:
+        """Valid keys the world has no data for."""
+        r = rng(self.seed, "absent")
+        while True:
+            cpf = make_cpf(f"{r.randint(10_000_000, 999_999_999):09d}")
+            if cpf not in self.pop.entities:
+                break
+        while True:
+            cnpj = make_cnpj(f"{r.randint(1_000_000, 99_999_999):08d}0001")
+            if cnpj not in self.pop.entities:
+                break
+        while True:
+            code = make_cnj(r.randint(1, 9_999_999), 2024, 8, 26, "0100")
+            if code not in self._lawsuits:
+                break
+        return {"cpf": cpf, "cnpj": cnpj, "lawsuit_cnj": code}
+
+
+@functools.lru_cache(maxsize=4)
+def _shared(seed: int, epoch: datetime) -> World:
+    return World.build(seed, epoch=epoch)
+
+
+def timed_build(seed: int = 7) -> tuple[World, float]:
+    started = time.perf_counter()
+    world = World.build(seed)
+    return world, time.perf_counter() - started
