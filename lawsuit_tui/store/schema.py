@@ -1,0 +1,76 @@
+"""Schema version of the cache directory, its layout, and the migration hook.
+
+``schema.json`` records the version and the number of shards of each table (keys are
+placed by a hash modulo that number, so it cannot change without a migration). When
+SCHEMA_VERSION grows, add a function to MIGRATIONS under the old version: it receives the
+cache directory (held for writing) and upgrades its files to version + 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from lawsuit_tui.store.fileio import atomic_write_bytes
+
+SCHEMA_VERSION = 1
+SCHEMA_FILE = "schema.json"
+
+# Table name -> number of shards. Responses and lawsuits are the big tables: a shard of
+# about 1-2 MB at 50,000 responses keeps a checkpoint of one shard to a few milliseconds.
+DEFAULT_SHARDS: dict[str, int] = {
+    "requests": 8,
+    "responses": 128,
+    "lawsuits": 64,
+    "trackings": 4,
+    "deliveries": 16,
+    "quarantine": 1,
+    "count_requests": 1,
+    "vault": 1,
+    "meta": 1,
+}
+
+Migration = Callable[[Path], None]
+MIGRATIONS: dict[int, Migration] = {}
+
+
+def new_schema() -> dict[str, Any]:
+    return {"version": SCHEMA_VERSION, "shards": dict(DEFAULT_SHARDS)}
+
+
+def read_schema(directory: Path) -> dict[str, Any] | None:
+    """The schema document, None when absent; raises ValueError when unreadable."""
+    try:
+        raw = (directory / SCHEMA_FILE).read_bytes()
+    except FileNotFoundError:
+        return None
+    data = orjson.loads(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("version"), int):
+        raise ValueError("schema.json has no version")
+    shards = data.get("shards")
+    if not isinstance(shards, dict):
+        raise ValueError("schema.json has no shard layout")
+    # Tables added by a later release of the same version get their default layout.
+    data["shards"] = {**DEFAULT_SHARDS, **{k: int(v) for k, v in shards.items()}}
+    return data
+
+
+def write_schema(directory: Path, schema: dict[str, Any]) -> None:
+    atomic_write_bytes(directory / SCHEMA_FILE, orjson.dumps(schema, option=orjson.OPT_INDENT_2))
+
+
+def migrate(directory: Path, schema: dict[str, Any]) -> dict[str, Any]:
+    """Run the migrations from the stored version up to SCHEMA_VERSION."""
+    version = int(schema["version"])
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise ValueError(f"no migration from cache schema {version}")
+        step(directory)
+        version += 1
+        schema = {**schema, "version": version}
+        write_schema(directory, schema)
+    return schema

@@ -1,0 +1,95 @@
+"""No secret ever reaches a cache file: plant secrets everywhere, then grep every file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from store_helpers import make_lawsuit, make_response
+
+from lawsuit_tui.store import Store, sanitize
+
+API_KEY = "ak_live_PLANTED_0123456789abcdef"
+BEARER = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJQTEFOVEVEIn0.c2lnbmF0dXJlUExBTlRFRA"
+VAULT_PASSWORD = "vault-pass-PLANTED-42"
+OTHER_TOKEN = "tok-PLANTED-refresh-999"
+PLANTED = [API_KEY, BEARER, VAULT_PASSWORD, OTHER_TOKEN, "PLANTED"]
+
+
+def secret_laden_request() -> dict[str, object]:
+    return {
+        "request_id": "q1",
+        "status": "pending",
+        "api-key": API_KEY,
+        "search": {
+            "search_type": "cpf",
+            "search_key": "12345678909",
+            "search_params": {
+                "credential": {"customer_key": "cliente-1", "password": VAULT_PASSWORD},
+            },
+        },
+        "headers": {"Authorization": f"Bearer {BEARER}", "api_key": API_KEY},
+        "tags": {"note": f"pasted key {API_KEY} by mistake", "refresh_token": OTHER_TOKEN},
+    }
+
+
+def files_under(directory: Path) -> list[Path]:
+    return [p for p in directory.rglob("*") if p.is_file()]
+
+
+def assert_no_secret(directory: Path) -> None:
+    files = files_under(directory)
+    assert files, "nothing was written"
+    for path in files:
+        data = path.read_bytes()
+        for secret in PLANTED:
+            assert secret.encode() not in data, f"{secret!r} reached {path.name}"
+
+
+def test_no_planted_secret_reaches_any_file(cache_dir: Path) -> None:
+    store = Store.open(cache_dir, secrets=[API_KEY])
+    store.upsert_requests([secret_laden_request()])
+    lawsuit = make_lawsuit()
+    lawsuit["steps"][0]["content"] = f"Petição com a chave {API_KEY}"
+    lawsuit["tags"] = {"access_token": OTHER_TOKEN, "bearer": BEARER}
+    response = make_response("r1", lawsuit=lawsuit)
+    response["tags"]["authorization"] = f"Bearer {BEARER}"
+    store.upsert_responses([response])
+    store.upsert_trackings(
+        [{"tracking_id": "t1", "callback_url": "https://x", "secret": OTHER_TOKEN}]
+    )
+    store.save_vault_snapshot(
+        "cliente-1", [{"name": "TJSP", "customer_key": "cliente-1", "password": VAULT_PASSWORD}]
+    )
+    store.record_delivery(
+        {"callback_id": "cb", "user_id": BEARER, "event_type": "response_created"}
+    )
+    store.quarantine(f'{{"api_key": "{API_KEY}", "x": "Bearer {BEARER}"}}'.encode(), "bad")
+    store.quarantine(f"api-key: {API_KEY}\nAuthorization: Bearer {BEARER}".encode(), "not json")
+    store.set_meta("sync", {"cursor": 1, "token": OTHER_TOKEN})
+    store.add_recent_search(f"Bearer {BEARER}")
+    store.add_count_request({"request_id": 1, "filter": {"password": VAULT_PASSWORD}})
+    assert_no_secret(cache_dir)  # the journal, before any checkpoint
+    store.checkpoint()
+    store.close()
+    assert_no_secret(cache_dir)  # the TinyDB shards
+
+    with Store.open(cache_dir) as again:
+        request = again.get_request("q1")
+        assert request is not None
+        assert request["search"]["search_params"]["credential"] == {"customer_key": "cliente-1"}
+        assert request["tags"]["note"] == "pasted key [redacted] by mistake"
+        assert again.vault_snapshot("cliente-1") == [{"name": "TJSP", "customer_key": "cliente-1"}]
+
+
+def test_sanitize_keeps_ordinary_data() -> None:
+    data = {
+        "secrecy_level": 1,
+        "customer_key": "k",
+        "crawler": {"crawl_id": "c1"},
+        "steps": [{"content": "Juntada de procuração"}],
+        "tags": {"possible_homonym": False},
+    }
+    assert sanitize(data) == data
+    assert sanitize({"Api-Key": "x", "X-Auth-Token": "y", "nested": [{"passWord": "z"}]}) == {
+        "nested": [{}]
+    }
