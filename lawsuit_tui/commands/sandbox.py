@@ -1,0 +1,135 @@
+"""``lawsuit-tui sandbox serve``: the sandbox over HTTP with uvicorn.
+
+Once the socket accepts connections, the first line of standard output is the root URL
+(the actual port when ``--port 0``), then which key(s) it accepts. Ctrl-C or SIGTERM stops it
+cleanly (exit status 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from lawsuit_tui.i18n import _
+
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = ["describe_keys", "root_url", "run", "serve"]
+
+
+def _mask(key: str) -> str:
+    """A key the user typed, shown without revealing it (the default one is no secret)."""
+    name, sep, options = key.partition(":")
+    shown = name if name == "sandbox" or len(name) <= 4 else f"{name[:2]}…{name[-2:]}"
+    return f"'{shown}'" + (f" ({options})" if sep and options else "")
+
+
+def describe_keys(keys: Sequence[str]) -> str:
+    if list(keys) == ["sandbox"]:
+        return _("accepting api-key 'sandbox'")
+    return _("accepting api-key(s) {keys}").format(keys=", ".join(_mask(k) for k in keys))
+
+
+def root_url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def _rate_limit(value: object) -> tuple[int, float]:
+    if value is None:
+        return (180, 60.0)
+    if isinstance(value, tuple):
+        return int(value[0]), float(value[1])
+    from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
+
+    return parse_rate_limit(str(value))
+
+
+async def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    api_keys: Sequence[str] = ("sandbox",),
+    seed: int = 7,
+    callback_url: str | None = None,
+    rate_limit: tuple[int, float] = (180, 60.0),
+) -> int:
+    import uvicorn
+
+    from lawsuit_tui.sandbox.app import create_app
+
+    app = create_app(seed=seed, api_keys=api_keys, rate_limit=rate_limit, callback_url=callback_url)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
+    )
+    server = uvicorn.Server(config)
+    # Signals are ours: Ctrl-C and SIGTERM ask uvicorn to exit; uvicorn's own capture would
+    # re-raise the signal after shutdown (SIGTERM would then kill us with status -15).
+    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, _request_exit, server)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            await task
+            print(
+                _("the sandbox could not start on {host}:{port}").format(host=host, port=port),
+                file=sys.stderr,
+            )
+            return 1
+        await asyncio.sleep(0.02)
+    actual_port = _bound_port(server) or port
+    print(root_url(host, actual_port), flush=True)
+    print(describe_keys(api_keys), flush=True)
+    await task
+    return 0
+
+
+def _request_exit(server: uvicorn.Server) -> None:
+    server.should_exit = True
+
+
+def _bound_port(server: uvicorn.Server) -> int | None:
+    for listener in getattr(server, "servers", []) or []:
+        for sock in listener.sockets:
+            name: Any = sock.getsockname()
+            return int(name[1])
+    return None
+
+
+def run(args: argparse.Namespace, settings: Any) -> int:
+    keys = list(getattr(args, "api_keys", None) or getattr(args, "api_key", None) or [])
+    port_arg: int | None = getattr(args, "port", None)
+    port = 8765 if port_arg is None else int(port_arg)
+    seed: int | None = getattr(args, "seed", None)
+    if seed is None:
+        seed = getattr(getattr(settings, "sandbox", None), "seed", 7)
+    try:
+        rate_limit = _rate_limit(getattr(args, "rate_limit", None))
+        from lawsuit_tui.sandbox.auth import parse_keys
+
+        parse_keys(keys or ["sandbox"])
+    except ValueError as exc:
+        print(_("lawsuit-tui sandbox serve: {error}").format(error=exc), file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(
+            serve(
+                host=getattr(args, "host", None) or "127.0.0.1",
+                port=port,
+                api_keys=keys or ["sandbox"],
+                seed=int(seed),
+                callback_url=getattr(args, "callback_url", None),
+                rate_limit=rate_limit,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0

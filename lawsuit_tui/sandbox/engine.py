@@ -1,0 +1,652 @@
+"""Requests and their lifecycle on the sandbox clock (D11-D19), and the responses they make.
+
+A request is created ``pending``; ~0.2 s later it is ``started`` and the stored copy (if any,
+and not ``on_demand``) is delivered as a cached response; ~1.5 s after creation the court's
+answer is delivered when it differs from the stored copy (or there was none); at ~2 s the
+request is ``completed`` (D15). Court failures are ``application_error`` responses (D19).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from lawsuit_tui.domain.courts import court_for
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.sandbox.clock import Event, iso
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.lawsuit_filters import filters_count, matches
+from lawsuit_tui.sandbox.schemas import CreateRequestIn, SearchIn
+
+if TYPE_CHECKING:
+    from lawsuit_tui.sandbox.auth import KeyConfig
+    from lawsuit_tui.sandbox.state import SandboxState
+
+__all__ = [
+    "COMPLETE_AFTER",
+    "COURT_AFTER",
+    "START_AFTER",
+    "RequestEngine",
+    "RequestEntry",
+    "Result",
+    "normalize_search_key",
+    "response_types_for",
+]
+
+START_AFTER = 0.2  # D15, sandbox seconds
+COURT_AFTER = 1.5
+COMPLETE_AFTER = 2.0
+CANCEL_AFTER = 0.1  # D16: cancelling -> cancelled
+
+LAWSUIT_SEARCHES = ("lawsuit_cnj", "lawsuit_id")
+DOCUMENT_SEARCHES = ("cpf", "cnpj", "oab", "name")
+
+# D11: accepted response types per search type, the first being the default.
+_RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
+    "lawsuit_cnj": ("lawsuit", "parties", "attachments", "step"),
+    "lawsuit_id": ("lawsuit", "parties", "attachments", "step"),
+    "cpf": ("lawsuits", "lawsuit", "parties"),
+    "cnpj": ("lawsuits", "lawsuit", "parties"),
+    "oab": ("lawsuits", "lawsuit", "parties"),
+    "name": ("lawsuits", "lawsuit", "parties"),
+}
+
+_ERROR_DETAILS = {
+    "LAWSUIT_NOT_FOUND": "The lawsuit does not exist at the court or is not reachable.",
+    "ENTITY_NOT_FOUND": "No person or company was found for this document.",
+    "SECRECY_RESTRICTED": (
+        "The lawsuit is secret and there is no active credential for its court system "
+        "under this customer_key."
+    ),
+    "INVALID_CREDENTIAL": "The vault credential for this court system is invalid or expired.",
+    "CRAWLER_ERROR": "Collection from the court failed: the court is down.",
+    "RATE_LIMIT_TRIBUNAL": (
+        "The court limited collection; it will be retried automatically in the next cycle."
+    ),
+    "HOMONYM_AMBIGUOUS": "The name matches several people; search by document instead.",
+}
+
+
+def response_types_for(search_type: str) -> tuple[str, ...]:
+    return _RESPONSE_TYPES.get(search_type, ())
+
+
+def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
+    """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
+    text = key.strip()
+    if search_type == "name":
+        if len(text) < 3:
+            raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
+        return " ".join(text.split())
+    try:
+        parsed = parse_search_key(text)
+    except InvalidSearchKey as exc:
+        raise ServiceError.invalid(field, exc.reason, str(exc)) from None
+    wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
+    if parsed.search_type != wanted:
+        raise ServiceError.invalid(
+            field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
+        )
+    if search_type == "lawsuit_id" and not text.isdigit():
+        # D10: lawsuit_id takes the 20 digits without punctuation; accept the formatted form.
+        return parsed.key
+    return parsed.key
+
+
+def application_error(code: str, details: str | None = None) -> dict[str, Any]:
+    """D7, D19: string codes, a human sentence in English as details."""
+    return {"code": code, "message": code, "details": details or _ERROR_DETAILS.get(code, code)}
+
+
+@dataclass
+class Result:
+    response_type: str
+    data: dict[str, Any]
+    cached: bool
+    code: str | None = None  # the lawsuit code retrieved, for the count service
+
+
+@dataclass
+class RequestEntry:
+    record: dict[str, Any]
+    key: str
+    search: SearchIn
+    customer_key: str
+    document: str | None = None
+    events: list[Event] = field(default_factory=list)
+    stored: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    court_needed: bool = True
+    # Set for tracking runs: computes the run's results; the request then has no cached phase.
+    tracking_results: Callable[[datetime], list[Result]] | None = None
+    tracking_id: str | None = None
+    on_complete: Callable[[RequestEntry, datetime], None] | None = None
+    deleted: bool = False
+    phase: asyncio.Task[None] | None = None  # the latest lifecycle phase in flight
+
+    @property
+    def request_id(self) -> str:
+        return str(self.record["request_id"])
+
+    @property
+    def status(self) -> str:
+        return str(self.record["status"])
+
+
+def plan_config_type(
+    search_type: str, with_attachments: bool, on_demand: bool, branches: bool
+) -> str:
+    """D18."""
+    if branches:
+        return "complete_company_search_with_branches"
+    if search_type in LAWSUIT_SEARCHES:
+        return "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
+    if search_type == "name":
+        return "entity_person_name_search"
+    return "complete_document_search_on_demand" if on_demand else "complete_document_search"
+
+
+def cost_of(search_type: str, with_attachments: bool) -> float:
+    """D18: BRL."""
+    if search_type in LAWSUIT_SEARCHES:
+        return 2.0 if with_attachments else 0.5
+    return 1.5
+
+
+def same_lawsuit(stored: dict[str, Any] | None, court: dict[str, Any]) -> bool:
+    """Whether the court's copy holds nothing the stored copy lacks (same steps)."""
+    if stored is None:
+        return False
+    a, b = stored.get("last_step") or {}, court.get("last_step") or {}
+    return (
+        len(stored.get("steps") or []) == len(court.get("steps") or [])
+        and a.get("step_id") == b.get("step_id")
+        and a.get("steps_count") == b.get("steps_count")
+    )
+
+
+def _tribunal_acronym(code: str) -> str | None:
+    digits = "".join(c for c in code if c.isdigit())
+    if len(digits) != 20:
+        return None
+    court = court_for(int(digits[13]), int(digits[14:16]))
+    return court.acronym if court else None
+
+
+class RequestEngine:
+    def __init__(self, state: SandboxState) -> None:
+        self.state = state
+
+    # ----------------------------------------------------------------- creation
+
+    def create(
+        self,
+        config: KeyConfig,
+        body: CreateRequestIn,
+        *,
+        origin: str = "api",
+        origin_id: str | None = None,
+        plan_type: str | None = None,
+        at: datetime | None = None,
+    ) -> list[RequestEntry]:
+        """Create the request (and one per branch, D17); the original comes first.
+
+        ``at``: the sandbox time of creation (a timed event's due time; default now).
+        """
+        when = at or self.state.clock.now()
+        search = body.search
+        search_type = search.search_type
+        response_type = search.response_type or response_types_for(search_type)[0]
+        if response_type not in response_types_for(search_type):
+            raise ServiceError(
+                422,
+                f"response_type {response_type} cannot be asked for search_type {search_type} "
+                f"(accepted: {', '.join(response_types_for(search_type))})",
+                name="HttpUnprocessableEntityError",
+            )
+        key = normalize_search_key(search_type, search.search_key)
+        params = search.search_params
+        branches = bool(
+            search.should_search_branches
+            if search.should_search_branches is not None
+            else (params.should_search_branches if params else False)
+        )
+        branches = branches and search_type == "cnpj"
+        entries = [
+            self._create_one(
+                config, body, key, response_type, origin, origin_id, branches, plan_type, when
+            )
+        ]
+        if branches:
+            original = entries[0].request_id
+            for branch in self.state.world.branches(key):
+                if branch == key:
+                    continue
+                entries.append(
+                    self._create_one(
+                        config, body, branch, response_type, origin, original, True, plan_type, when
+                    )
+                )
+        return entries
+
+    def _create_one(
+        self,
+        config: KeyConfig,
+        body: CreateRequestIn,
+        key: str,
+        response_type: str,
+        origin: str,
+        origin_id: str | None,
+        branches: bool,
+        plan_type: str | None,
+        now: datetime,
+    ) -> RequestEntry:
+        state = self.state
+        search = body.search
+        params = search.search_params
+        # D12: with_attachments means something only for lawsuit_cnj.
+        with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
+        on_demand = bool(search.on_demand)
+        echo_params: dict[str, Any] = (
+            params.model_dump(mode="json", exclude_none=True) if params is not None else {}
+        )
+        if branches or search.should_search_branches is not None:
+            echo_params["should_search_branches"] = branches  # D5: echoed under search_params
+        echo_search: dict[str, Any] = {
+            "search_type": search.search_type,
+            "search_key": key,
+            "search_params": echo_params,
+            "on_demand": on_demand,
+            "search_name": search.search_name,
+            "response_type": response_type,
+            "cache_ttl_in_days": search.cache_ttl_in_days,
+        }
+        request_id = state.ids.next("request")
+        record: dict[str, Any] = {
+            "request_id": request_id,
+            "search": echo_search,
+            "origin": origin,
+            "origin_id": origin_id,
+            "company_id": state.company_id(config.key),
+            "user_id": state.user_id(config.key),
+            "status": "pending",
+            "created_at": iso(now),
+            "updated_at": iso(now),
+            "started_at": None,
+            "cancelled_at": None,
+            "completed_at": None,
+            "deleted_at": None,
+            "with_attachments": with_attachments,
+            "tags": dict(body.tags or {}),
+            "source_name": "sandbox",
+            "plan_config_type": plan_type
+            or plan_config_type(search.search_type, with_attachments, on_demand, branches),
+            "service_ia": [],
+            "cost": 0.0 if origin == "tracking" else cost_of(search.search_type, with_attachments),
+            "callback_url": body.callback_url,
+            "responses_count": 0,
+            "filters_count": filters_count(params.filter if params else None),
+            "is_unique_name": search.search_type != "name",
+            "ip": "127.0.0.1",
+            "trace_id": state.ids.next("trace").replace("-", ""),
+        }
+        customer_key = "*"
+        if params and params.credential and params.credential.customer_key:
+            customer_key = params.credential.customer_key
+        entry = RequestEntry(
+            record=record,
+            key=config.key,
+            search=search.model_copy(update={"search_key": key, "response_type": response_type}),
+            customer_key=customer_key,
+            document=key if search.search_type in ("cpf", "cnpj", "oab") else None,
+        )
+        state.requests[request_id] = entry
+        return entry
+
+    def schedule(self, entry: RequestEntry) -> None:
+        """D15: start, court answer and completion on the clock."""
+        clock = self.state.clock
+        created = datetime.fromisoformat(str(entry.record["created_at"]).replace("Z", "+00:00"))
+        entry.events = [
+            clock.call_at(
+                created + timedelta(seconds=START_AFTER), lambda at: self._start(entry, at)
+            ),
+            clock.call_at(
+                created + timedelta(seconds=COURT_AFTER), lambda at: self._court(entry, at)
+            ),
+            clock.call_at(
+                created + timedelta(seconds=COMPLETE_AFTER), lambda at: self._complete(entry, at)
+            ),
+        ]
+
+    # ----------------------------------------------------------------- lifecycle
+
+    # The world's views are CPU-heavy (a busy document has hundreds of lawsuits), so each
+    # phase computes its results in the world's thread (state.run_world) and delivers them
+    # back on the loop. Phases of one request are chained: the court's answer never
+    # overtakes the cached one, and completion waits for both. Each is stamped with the
+    # time it was due at.
+
+    def _start(self, entry: RequestEntry, at: datetime) -> None:
+        if entry.status != "pending":
+            return
+        entry.record.update(status="started", started_at=iso(at), updated_at=iso(at))
+        if entry.tracking_results is not None:
+            return
+        entry.phase = self.state.spawn(
+            self._phase(entry, at, lambda: self._cached_results(entry, at), entry.phase)
+        )
+
+    def _court(self, entry: RequestEntry, at: datetime) -> None:
+        if entry.status != "started":
+            return
+        tracking_results = entry.tracking_results
+
+        def compute() -> list[Result]:
+            if tracking_results is not None:
+                return tracking_results(at)
+            return self._court_results(entry, at) if entry.court_needed else []
+
+        entry.phase = self.state.spawn(self._phase(entry, at, compute, entry.phase))
+
+    async def _phase(
+        self,
+        entry: RequestEntry,
+        at: datetime,
+        compute: Callable[[], list[Result]],
+        previous: asyncio.Task[None] | None,
+    ) -> None:
+        if previous is not None and not previous.done():
+            await asyncio.wait([previous])
+        if entry.status != "started":
+            return
+        results = await self.state.run_world(compute)
+        if entry.status != "started":  # cancelled meanwhile (D16): no more responses
+            return
+        for result in results:
+            self._deliver(entry, result, at)
+
+    def _complete(self, entry: RequestEntry, at: datetime) -> None:
+        if entry.status != "started":
+            return
+        entry.phase = self.state.spawn(self._finish(entry, at, entry.phase))
+
+    async def _finish(
+        self, entry: RequestEntry, at: datetime, previous: asyncio.Task[None] | None
+    ) -> None:
+        if previous is not None and not previous.done():
+            await asyncio.wait([previous])
+        if entry.status != "started":
+            return
+        entry.record.update(status="completed", completed_at=iso(at), updated_at=iso(at))
+        if entry.on_complete is not None:
+            entry.on_complete(entry, at)
+        callback_id = self.state.ids.next("callback")
+        envelope = self._envelope(
+            entry, callback_id, "request_completed", "request", entry.request_id, dict(entry.record)
+        )
+        self.state.webhooks.send(self._target(entry), callback_id, envelope)
+
+    def _target(self, entry: RequestEntry) -> str | None:
+        """D42: the request's callback_url (a tracking run: the tracking's), else the account's."""
+        url = entry.record.get("callback_url")
+        if entry.tracking_id is not None:
+            tracking = self.state.trackings.get(entry.tracking_id)
+            url = tracking.record.get("callback_url") if tracking is not None else None
+        return self.state.webhooks.target(url)
+
+    def cancel_or_delete(self, entry: RequestEntry) -> dict[str, Any]:
+        """D16: cancel a running request, soft-delete a finished one."""
+        now = self.state.clock.now()
+        if entry.status in ("pending", "started"):
+            for event in entry.events:
+                event.cancel()
+            entry.record.update(status="cancelling", updated_at=iso(now))
+
+            def cancelled(at: datetime) -> None:
+                entry.record.update(status="cancelled", cancelled_at=iso(at), updated_at=iso(at))
+
+            entry.events = [self.state.clock.call_later(CANCEL_AFTER, cancelled)]
+        elif entry.status in ("completed", "cancelled") and entry.record.get("deleted_at") is None:
+            entry.deleted = True
+            entry.record.update(deleted_at=iso(now), updated_at=iso(now))
+        return entry.record
+
+    # ----------------------------------------------------------------- delivery
+
+    def _envelope(
+        self,
+        entry: RequestEntry,
+        callback_id: str,
+        event_type: str,
+        reference_type: str,
+        reference_id: str,
+        payload: dict[str, Any],
+    ) -> dict[str, Any]:
+        return {
+            "user_id": entry.record["user_id"],
+            "callback_id": callback_id,
+            "event_type": event_type,
+            "reference_type": reference_type,
+            "reference_id": reference_id,
+            "payload": payload,
+        }
+
+    def _deliver(self, entry: RequestEntry, result: Result, at: datetime) -> None:
+        state = self.state
+        record = entry.record
+        response = {
+            "request_id": entry.request_id,
+            "response_id": state.ids.next("response"),
+            "origin": record["origin"],
+            "origin_id": record["origin_id"],
+            "user_id": record["user_id"],
+            "response_type": result.response_type,
+            "response_data": result.data,
+            "request_created_at": record["created_at"],
+            "created_at": iso(at),
+            "updated_at": iso(at),
+            "is_scrapper_info": False,
+            "force_overwrite": False,
+            "cached": result.cached,
+            "tags": {"dashboard_id": None, "cached_response": result.cached},
+        }
+        state.add_response(entry.key, response)
+        record["responses_count"] = int(record["responses_count"]) + 1
+        record["updated_at"] = iso(at)
+        if result.code:
+            state.mark_retrieved(entry.key, result.code)
+        payload = {
+            k: response[k]
+            for k in (
+                "request_id",
+                "response_id",
+                "response_type",
+                "response_data",
+                "user_id",
+                "created_at",
+                "request_created_at",
+                "is_scrapper_info",
+                "tags",
+                "origin",
+                "origin_id",
+            )
+        }
+        callback_id = state.ids.next("callback")
+        if entry.tracking_id is not None:  # D43
+            envelope = self._envelope(
+                entry, callback_id, "tracking_response", "tracking", entry.tracking_id, payload
+            )
+        else:
+            envelope = self._envelope(
+                entry, callback_id, "response_created", "request", entry.request_id, payload
+            )
+        state.webhooks.send(self._target(entry), callback_id, envelope)
+
+    # ----------------------------------------------------------------- results
+
+    def _hits(self, entry: RequestEntry) -> list[tuple[str, int]] | None:
+        """The lawsuits a request is about; None for a name matching several people."""
+        world = self.state.world
+        search = entry.search
+        key = search.search_key
+        if search.search_type in LAWSUIT_SEARCHES:
+            instance = search.search_params.lawsuit_instance if search.search_params else None
+            found = world.find("lawsuit_cnj", key)
+            return [(c, i) for c, i in found if instance is None or i == instance]
+        if search.search_type == "name" and len(world.homonyms(key)) > 1:
+            return None
+        return list(world.find(search.search_type, key))
+
+    def access(self, entry: RequestEntry, code: str, instance: int) -> str | None:
+        """The application error code that bars reaching a secret lawsuit, else None."""
+        world = self.state.world
+        if not world.is_secret(code, instance):
+            return None
+        system = world.court_system(code, instance)
+        status = self.state.vault.status(system, entry.customer_key)
+        if status == "active":
+            return None
+        return "INVALID_CREDENTIAL" if status == "inactive" else "SECRECY_RESTRICTED"
+
+    def shape(self, entry: RequestEntry, lawsuit: dict[str, Any], cached: bool) -> Result | None:
+        """D11: the response for one lawsuit, or None when the filter leaves it out."""
+        params = entry.search.search_params
+        flt = params.filter if params else None
+        if not matches(lawsuit, flt, entry.document):
+            return None
+        code = str(lawsuit.get("code"))
+        instance = lawsuit.get("instance")
+        response_type = entry.search.response_type or "lawsuit"
+        if response_type in ("lawsuit", "lawsuits"):
+            return Result("lawsuit", lawsuit, cached, code)
+        if response_type == "parties":
+            data = {"code": code, "instance": instance, "parties": lawsuit.get("parties") or []}
+            return Result("parties", data, cached, code)
+        if response_type == "attachments":
+            data = {
+                "code": code,
+                "instance": instance,
+                "attachments": lawsuit.get("attachments") or [],
+            }
+            return Result("attachments", data, cached, code)
+        steps = sorted(
+            lawsuit.get("steps") or [], key=lambda s: str(s.get("step_date", "")), reverse=True
+        )
+        return Result("step", {"code": code, "instance": instance, "steps": steps}, cached, code)
+
+    def _entity_result(self, entry: RequestEntry, cached: bool) -> Result:
+        world = self.state.world
+        document = entry.search.search_key
+        if entry.search.search_type == "name":  # the one person of that name (else ambiguous)
+            found = world.homonyms(document)
+            document = found[0] if len(found) == 1 else ""
+        entity = world.entity(document) if document else None
+        if entity is None:
+            return Result("application_error", application_error("ENTITY_NOT_FOUND"), cached)
+        return Result("entity", entity, cached)
+
+    def _cached_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
+        """D13, D14: the stored copies (none with on_demand); decides whether the court runs."""
+        if entry.search.on_demand:
+            return []
+        hits = self._hits(entry)
+        if not hits:
+            return []
+        world = self.state.world
+        ttl = entry.search.cache_ttl_in_days
+        fresh_enough = ttl is not None
+        results: list[Result] = []
+        for code, instance in hits:
+            if self.access(entry, code, instance) is not None:
+                fresh_enough = False
+                continue
+            stored = self.state.stored_view(code, instance)
+            stored_at = world.stored_at(code, instance)
+            if not stored or stored_at is None:
+                fresh_enough = False
+                continue
+            if ttl is not None and stored_at < at - timedelta(days=ttl):
+                fresh_enough = False
+            for lawsuit in stored:
+                entry.stored[(code, int(lawsuit.get("instance", instance)))] = lawsuit
+        if (
+            entry.search.response_type == "parties"
+            and entry.search.search_type not in LAWSUIT_SEARCHES
+        ):
+            if entry.stored:
+                results.append(self._entity_result(entry, cached=True))
+        else:
+            for lawsuit in entry.stored.values():
+                shaped = self.shape(entry, lawsuit, cached=True)
+                if shaped is not None:
+                    results.append(shaped)
+        # D13: within cache_ttl_in_days the stored copy is the whole answer.
+        entry.court_needed = not (fresh_enough and entry.stored)
+        return results
+
+    def _court_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
+        state = self.state
+        world = state.world
+        hits = self._hits(entry)
+        if hits is None:
+            return [Result("application_error", application_error("HOMONYM_AMBIGUOUS"), False)]
+        document_search = entry.search.search_type not in LAWSUIT_SEARCHES
+        if not hits:
+            if not document_search:
+                return [Result("application_error", application_error("LAWSUIT_NOT_FOUND"), False)]
+            if entry.search.search_type == "name" or world.entity(entry.search.search_key) is None:
+                return [Result("application_error", application_error("ENTITY_NOT_FOUND"), False)]
+            if entry.search.response_type == "parties":
+                return [self._entity_result(entry, cached=False)]
+            return []
+        results: list[Result] = []
+        down_reported: set[str] = set()
+        fetched: list[dict[str, Any]] = []
+        for code, instance in hits:
+            acronym = _tribunal_acronym(code) or ""
+            if world.court_is_down(code) or acronym.upper() in state.faults.courts_down:
+                if acronym not in down_reported:
+                    down_reported.add(acronym)
+                    details = f"Collection from the court failed: {acronym or 'the court'} is down."
+                    results.append(
+                        Result(
+                            "application_error", application_error("CRAWLER_ERROR", details), False
+                        )
+                    )
+                continue
+            if world.court_rate_limited(code):
+                if not document_search:
+                    results.append(
+                        Result("application_error", application_error("RATE_LIMIT_TRIBUNAL"), False)
+                    )
+                continue
+            barred = self.access(entry, code, instance)
+            if barred is not None:
+                if barred == "INVALID_CREDENTIAL" or not document_search:
+                    results.append(Result("application_error", application_error(barred), False))
+                continue
+            fetched.extend(world.court_view(code, instance, at))
+        if not fetched and not results and not document_search:
+            results.append(
+                Result("application_error", application_error("LAWSUIT_NOT_FOUND"), False)
+            )
+        if document_search and entry.search.response_type == "parties":
+            if not entry.stored or any(
+                not same_lawsuit(
+                    entry.stored.get((str(lw.get("code")), int(lw.get("instance", 0)))), lw
+                )
+                for lw in fetched
+            ):
+                results.append(self._entity_result(entry, cached=False))
+            return results
+        for lawsuit in fetched:
+            stored = entry.stored.get((str(lawsuit.get("code")), int(lawsuit.get("instance", 0))))
+            if stored is not None and same_lawsuit(stored, lawsuit):
+                continue  # D15: the court's copy is delivered only when it differs
+            shaped = self.shape(entry, lawsuit, cached=False)
+            if shaped is not None:
+                results.append(shaped)
+        return results

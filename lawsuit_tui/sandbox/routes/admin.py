@@ -1,0 +1,135 @@
+"""Sandbox-only routes under ``/_sandbox`` (D45, D35, D40): not part of the service.
+
+They need an api-key (any configured one), except ``GET /_sandbox/samples``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict
+
+from lawsuit_tui.sandbox.auth import KeyConfig, require_any_key, sandbox_state
+from lawsuit_tui.sandbox.clock import iso
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
+from lawsuit_tui.sandbox.schemas import (
+    ClockIn,
+    ClockOut,
+    FailLoginIn,
+    FaultsIn,
+    TokenIn,
+    TokenOut,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/_sandbox", tags=["sandbox"])
+
+AnyKey = Annotated[KeyConfig, Depends(require_any_key)]
+
+
+class OpenObject(BaseModel):
+    model_config = ConfigDict(extra="allow", title="SandboxObject")
+
+
+def _clock(request: Request) -> dict[str, Any]:
+    state = sandbox_state(request)
+    return {
+        "now": iso(state.clock.now()),
+        "speed": state.clock.speed,
+        "pending_events": state.clock.pending_events,
+    }
+
+
+@router.get("/samples", summary="Keys to try, by kind", responses=documented(OpenObject))
+async def samples(request: Request) -> FastJSON:
+    state = sandbox_state(request)
+    world = await state.world_ready()
+    return answer(await state.run_world(world.samples))
+
+
+@router.post("/token", summary="Mint a bearer token (D40)", responses=documented(TokenOut))
+async def token(request: Request, body: TokenIn, _: AnyKey) -> FastJSON:  # D45: key needed
+    state = sandbox_state(request)
+    if body.api_key not in state.keys:
+        raise ServiceError(401, "api_key invalid", name="HttpUnauthorizedError")
+    access_token, expires_in = state.tokens.mint(body.api_key)
+    return answer({"access_token": access_token, "token_type": "Bearer", "expires_in": expires_in})
+
+
+@router.get("/clock", summary="The sandbox clock", responses=documented(ClockOut))
+async def get_clock(request: Request, _: AnyKey) -> FastJSON:
+    return answer(_clock(request))
+
+
+@router.post(
+    "/clock",
+    summary="Advance the clock or change its speed; events now due fire",
+    responses=documented(ClockOut),
+)
+async def set_clock(request: Request, body: ClockIn, _: AnyKey) -> FastJSON:
+    state = sandbox_state(request)
+    if body.speed is not None:
+        state.clock.set_speed(body.speed)
+    if body.advance_seconds:
+        state.clock.advance(body.advance_seconds)
+    await state.settle()  # what fell due has happened when the answer comes
+    return answer(_clock(request))
+
+
+@router.get("/faults", summary="Faults in force", responses=documented(OpenObject))
+async def get_faults(request: Request, _: AnyKey) -> FastJSON:
+    return answer(sandbox_state(request).faults.as_dict())
+
+
+@router.post("/faults", summary="Set faults (D45)", responses=documented(OpenObject))
+async def set_faults(request: Request, body: FaultsIn, _: AnyKey) -> FastJSON:
+    faults = sandbox_state(request).faults
+    for name in ("latency_ms", "error_rate", "malformed_rate", "truncated_rate"):
+        value = getattr(body, name)
+        if value is not None:
+            setattr(faults, name, value)
+    if body.error_statuses is not None:
+        faults.error_statuses = list(body.error_statuses) or [500, 502, 503, 504]
+    if body.courts_down is not None:
+        faults.courts_down = {c.strip().upper() for c in body.courts_down if c.strip()}
+    return answer(faults.as_dict())
+
+
+@router.get(
+    "/stats", summary="Calls, 429s and webhook deliveries", responses=documented(OpenObject)
+)
+async def stats(request: Request, _: AnyKey) -> FastJSON:
+    state = sandbox_state(request)
+    snapshot = state.stats.snapshot()
+    snapshot["requests"] = len(state.requests)
+    snapshot["responses"] = sum(len(v) for v in state.responses.values())
+    snapshot["trackings"] = len(state.trackings)
+    snapshot["webhook_deliveries"] = [d.summary() for d in state.webhooks.deliveries[-50:]]
+    return answer(snapshot)
+
+
+@router.post(
+    "/vault/fail-login",
+    summary="Make a credential's court login fail: it turns inactive (D35)",
+    responses=documented(OpenObject, 404),
+)
+async def fail_login(request: Request, body: FailLoginIn, _: AnyKey) -> FastJSON:
+    state = sandbox_state(request)
+    await state.world_ready()
+    vault = state.vault
+    customer_key = body.customer_key or "*"
+    found = vault.mark_login_failed(body.system_name, customer_key)
+    if found is None:
+        raise ServiceError.not_found(
+            "CREDENTIAL_NOT_FOUND", f"no credential for {body.system_name} under {customer_key}"
+        )
+    return answer(
+        {
+            "system_name": body.system_name,
+            "customer_key": customer_key,
+            "credential_status": vault.status(body.system_name, customer_key),
+        }
+    )

@@ -1,0 +1,127 @@
+"""``{requests_url}/requests``: create, list, get, cancel/delete (D11-D19, D16, D20-D23, D25)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.clock import iso
+from lawsuit_tui.sandbox.engine import RequestEntry
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
+from lawsuit_tui.sandbox.ratelimit import rate_limited
+from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
+from lawsuit_tui.sandbox.schemas import CreateRequestIn, RequestsPage
+
+__all__ = ["find_request", "router"]
+
+router = APIRouter(prefix="/requests", tags=["requests"])
+
+RequestsKey = Annotated[KeyConfig, Depends(require_key("requests"))]
+Limited = Depends(rate_limited)
+
+StatusIn = Literal["pending", "started", "cancelling", "cancelled", "completed"]
+SearchTypeFilter = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]
+OriginIn = Literal["api", "tracking", "dashboard"]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+def find_request(request: Request, config: KeyConfig, request_id: str) -> RequestEntry:
+    """The caller's request, else 404 REQUEST_NOT_FOUND."""
+    entry: RequestEntry | None = sandbox_state(request).requests.get(request_id)
+    if entry is None or entry.key != config.key:
+        raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {request_id} not found")
+    return entry
+
+
+@router.post(
+    "/requests",
+    summary="Create a request",
+    response_class=FastJSON,
+    responses=documented(RequestRecord, 429),
+    dependencies=[Limited],
+)
+async def create_request(request: Request, body: CreateRequestIn, config: RequestsKey) -> FastJSON:
+    state = sandbox_state(request)
+    await state.world_ready()
+    entries = state.engine.create(config, body)
+    for entry in entries:
+        state.engine.schedule(entry)
+    return answer(entries[0].record)
+
+
+@router.get(
+    "/requests",
+    summary="List requests (newest first)",
+    response_class=FastJSON,
+    responses=documented(RequestsPage, 429),
+    dependencies=[Limited],
+)
+async def list_requests(
+    request: Request,
+    config: RequestsKey,
+    paging: Annotated[PageParams, Depends(page_params(1))],
+    status: StatusIn | None = None,
+    search_type: SearchTypeFilter | None = None,
+    search_key: Annotated[str | None, Query(max_length=200)] = None,
+    origin: OriginIn | None = None,
+    origin_id: Annotated[str | None, Query(max_length=200)] = None,
+    created_at_gte: datetime | None = None,
+    include_deleted: bool = False,
+) -> FastJSON:
+    state = sandbox_state(request)
+    since = _aware(created_at_gte)
+    wanted_key = "".join(c for c in search_key.upper() if c.isalnum()) if search_key else None
+    items: list[dict[str, Any]] = []
+    for entry in reversed(state.requests.values()):  # D22: newest first
+        if entry.key != config.key or (entry.deleted and not include_deleted):
+            continue
+        record = entry.record
+        search = record["search"]
+        if status is not None and record["status"] != status:
+            continue
+        if search_type is not None and search["search_type"] != search_type:
+            continue
+        if wanted_key is not None and (
+            "".join(c for c in str(search["search_key"]).upper() if c.isalnum()) != wanted_key
+        ):
+            continue
+        if origin is not None and record["origin"] != origin:
+            continue
+        if origin_id is not None and record["origin_id"] != origin_id:
+            continue
+        if since is not None and record["created_at"] < iso(since):
+            continue
+        items.append(record)
+    return answer(paginate(items, paging.page, paging.page_size))
+
+
+@router.get(
+    "/requests/{request_id}",
+    summary="Get a request",
+    response_class=FastJSON,
+    responses=documented(RequestRecord, 404, 429),
+    dependencies=[Limited],
+)
+async def get_request(request: Request, request_id: str, config: RequestsKey) -> FastJSON:
+    return answer(find_request(request, config, request_id).record)
+
+
+@router.delete(
+    "/requests/{request_id}",
+    summary="Cancel a running request or soft-delete a finished one (D16)",
+    response_class=FastJSON,
+    responses=documented(RequestRecord, 404),
+)
+async def delete_request(request: Request, request_id: str, config: RequestsKey) -> FastJSON:
+    entry = find_request(request, config, request_id)
+    return answer(sandbox_state(request).engine.cancel_or_delete(entry))

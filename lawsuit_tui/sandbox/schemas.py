@@ -1,0 +1,298 @@
+"""What the sandbox accepts (strict enough to answer 400 per failed rule) and documents.
+
+Input models list the spec's fields with their closed value lists and bounds; unknown fields
+are accepted and ignored (D46). Output schemas are documentation for ``/openapi.json``: the
+routes answer plain JSON built to the same shapes (domain models where the client's view
+fits, dedicated ones here for error bodies and sandbox-only routes).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.pagination import Page
+from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.domain.trackings import TrackingRecord
+
+__all__ = [
+    "ERROR_RESPONSES",
+    "CreateRequestIn",
+    "LookupIn",
+    "LookupOut",
+    "SearchIn",
+    "TrackingIn",
+    "TrackingPatchIn",
+    "add_documented_schemas",
+    "error_responses",
+    "json_content",
+    "schema_ref",
+]
+
+SearchTypeIn = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]  # D10
+ResponseTypeIn = Literal["lawsuit", "parties", "attachments", "step", "lawsuits"]
+SideIn = Literal["Passive", "Active"]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class KeysFilterIn(_In):
+    keys: list[str] | None = None
+    not_equal: bool | None = None
+
+
+class SubjectFilterIn(_In):
+    """Both shapes of D6: ``{contains, not_contains}`` or ``{keys, not_equal}``."""
+
+    contains: list[str] | None = None
+    not_contains: list[str] | None = None
+    keys: list[str] | None = None
+    not_equal: bool | None = None
+
+
+class FilterIn(_In):
+    side: SideIn | None = None
+    party_names: list[str] | None = None
+    party_documents: list[str] | None = None
+    distribution_date_gte: datetime | None = None
+    distribution_date_lte: datetime | None = None
+    last_step_date_gte: datetime | None = None
+    last_step_date_lte: datetime | None = None
+    tribunals: KeysFilterIn | None = None
+    classification_codes: KeysFilterIn | None = None
+    classification_names: KeysFilterIn | None = None
+    subject_codes: SubjectFilterIn | None = None
+    subject_names: SubjectFilterIn | None = None
+    amount_gte: float | None = None
+    amount_lte: float | None = None
+
+
+class PaginationIn(_In):
+    page: Annotated[int, Field(ge=1)] | None = None
+    page_size: Annotated[int, Field(ge=1, le=1000)] | None = None
+
+
+class CredentialIn(_In):
+    customer_key: str | None = None
+
+
+class SearchParamsIn(_In):
+    full_lawsuit: bool | None = None
+    public_search: bool | None = None
+    lawsuit_instance: Annotated[int, Field(ge=1, le=9)] | None = None
+    attachment_id: str | None = None
+    attachment_extension: str | None = None
+    masked_response: bool | None = None
+    filter: FilterIn | None = None
+    pagination: PaginationIn | None = None
+    credential: CredentialIn | None = None
+    should_search_branches: bool | None = None  # D5: also read here
+
+
+class SearchIn(_In):
+    search_type: SearchTypeIn
+    search_key: Annotated[str, Field(min_length=1, max_length=200)]
+    search_params: SearchParamsIn | None = None
+    on_demand: bool | None = None
+    search_name: str | None = None
+    response_type: ResponseTypeIn | None = None
+    cache_ttl_in_days: Annotated[int, Field(ge=1, le=365)] | None = None  # D13
+    should_search_branches: bool | None = None
+
+
+class CreateRequestIn(_In):
+    search: SearchIn
+    callback_url: Annotated[str, Field(max_length=2000)] | None = None
+    with_attachments: bool | None = None
+    tags: dict[str, Any] | None = None
+
+
+class LookupSearchIn(_In):
+    search_type: SearchTypeIn
+    search_key: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class LookupIn(_In):
+    search: LookupSearchIn
+
+
+class NotificationFiltersIn(_In):
+    step_terms: list[str] | None = None
+
+
+Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s.]+$", max_length=320)]
+
+
+class TrackingPatchIn(_In):
+    """D28: the fields a PATCH may change."""
+
+    recurrence: Annotated[int, Field(ge=1, le=30)] | None = None  # D27: days
+    callback_url: Annotated[str, Field(max_length=2000)] | None = None
+    notification_emails: list[Email] | None = None
+    notification_filters: NotificationFiltersIn | None = None
+    with_attachments: bool | None = None
+    tags: dict[str, Any] | None = None
+    fixed_time: bool | None = None
+    hour_range: Annotated[int, Field(ge=0, le=23)] | None = None
+    execution_minute: Annotated[int, Field(ge=0, le=59)] | None = None
+
+
+class TrackingIn(TrackingPatchIn):
+    """D27: POST /tracking."""
+
+    search: SearchIn
+
+
+class TokenIn(_In):
+    api_key: str
+
+
+class ClockIn(_In):
+    advance_seconds: Annotated[float, Field(ge=0, le=10 * 365 * 86400)] | None = None
+    speed: Annotated[float, Field(ge=0, le=10_000)] | None = None
+
+
+class FaultsIn(_In):
+    latency_ms: Annotated[int, Field(ge=0, le=60_000)] | None = None
+    error_rate: Annotated[float, Field(ge=0, le=1)] | None = None
+    error_statuses: list[Literal[500, 502, 503, 504]] | None = None
+    malformed_rate: Annotated[float, Field(ge=0, le=1)] | None = None
+    truncated_rate: Annotated[float, Field(ge=0, le=1)] | None = None
+    courts_down: list[str] | None = None
+
+
+class FailLoginIn(_In):
+    system_name: str
+    customer_key: str | None = None
+
+
+# ------------------------------------------------------------------------- outputs
+
+
+class LookupOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    has_lawsuits: bool
+    request_id: str
+    lawsuits: list[Lawsuit]
+
+
+class RequestsPage(Page[RequestRecord]):
+    pass
+
+
+class ResponsesPageOut(Page[ResponseRecord]):
+    request_status: str | None = None
+
+
+class TrackingsPage(Page[TrackingRecord]):
+    pass
+
+
+class ValidationItemOut(BaseModel):
+    field: str
+    rule: str
+    message: str
+
+
+class TransportErrorDetail(BaseModel):
+    name: str
+    message: str
+    data: list[ValidationItemOut] | str | dict[str, Any]
+
+
+class TransportError(BaseModel):
+    """D9: ``{error: {name, message, data}}``."""
+
+    error: TransportErrorDetail
+
+
+class FlatError(BaseModel):
+    """D9: ``{error, message, code}`` (403, 429)."""
+
+    error: str
+    message: str
+    code: str
+
+
+class TokenOut(BaseModel):
+    access_token: str
+    token_type: Literal["Bearer"]
+    expires_in: int
+
+
+class ClockOut(BaseModel):
+    now: str
+    speed: float
+    pending_events: int
+
+
+_DESCRIPTIONS = {
+    400: "Bad request: `data` lists every failed rule",
+    401: "Missing or invalid api-key",
+    403: "Key without the feature, or secret lawsuit without credential",
+    404: "Unknown id",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Body over 1 MiB",
+    422: "Valid structure, invalid meaning",
+    429: "Rate limit exceeded (Retry-After in seconds)",
+    500: "Unexpected failure",
+    502: "Bad gateway",
+    503: "Service unavailable",
+    504: "Gateway time-out",
+}
+
+
+# Models documented by reference: FastAPI builds a validating field for every ``"model"`` of
+# ``responses=`` at each route declaration, which made creating the app slow; a ``$ref`` to a
+# schema added once, when /openapi.json is first asked for, documents the same thing.
+_DOC_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def schema_ref(model: type[BaseModel]) -> dict[str, str]:
+    """A ``$ref`` to ``model``'s schema in the components (added by add_documented_schemas)."""
+    _DOC_MODELS[model.__name__] = model
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def json_content(model: type[BaseModel]) -> dict[str, Any]:
+    return {"application/json": {"schema": schema_ref(model)}}
+
+
+def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:
+    """Put the schemas of every model documented by reference into ``openapi``'s components."""
+    components: dict[str, Any] = openapi.setdefault("components", {}).setdefault("schemas", {})
+    for name, model in list(_DOC_MODELS.items()):
+        if name in components:
+            continue
+        schema = model.model_json_schema(
+            ref_template="#/components/schemas/{model}", mode="serialization"
+        )
+        for def_name, definition in schema.pop("$defs", {}).items():
+            components.setdefault(def_name, definition)
+        components[name] = schema
+    return openapi
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries documenting the error bodies of ``statuses`` (D9)."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        model: type[BaseModel] = FlatError if status in (403, 429) else TransportError
+        out[status] = {
+            "description": _DESCRIPTIONS.get(status, "Error"),
+            "content": json_content(model),
+        }
+    return out
+
+
+# Every service route can answer these (auth, body limits, faults, validation).
+COMMON_ERRORS = (400, 401, 403, 413, 422, 500, 502, 503, 504)
+ERROR_RESPONSES = error_responses(*COMMON_ERRORS)

@@ -1,0 +1,349 @@
+"""Trackings (D27-D30): registration, status transitions and runs on the sandbox clock.
+
+A run creates a request with ``origin: tracking`` and ``origin_id`` = tracking_id (D30). A
+lawsuit tracking reports the lawsuit when it has new steps since the last run (only steps
+whose content holds one of ``step_terms``, when set); a document tracking reports each newly
+found lawsuit. Each report is a response and a ``tracking_response`` webhook; the run's
+request then completes (``request_completed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from lawsuit_tui.sandbox.clock import Event, iso
+from lawsuit_tui.sandbox.engine import (
+    LAWSUIT_SEARCHES,
+    RequestEntry,
+    Result,
+    application_error,
+    normalize_search_key,
+    response_types_for,
+)
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.lawsuit_filters import fold
+from lawsuit_tui.sandbox.schemas import CreateRequestIn, SearchIn, TrackingIn, TrackingPatchIn
+
+if TYPE_CHECKING:
+    from lawsuit_tui.sandbox.auth import KeyConfig
+    from lawsuit_tui.sandbox.state import SandboxState
+
+__all__ = ["TrackingEngine", "TrackingEntry"]
+
+DAY = timedelta(days=1)
+ACTIVE = ("created", "updating", "updated")
+
+
+@dataclass
+class TrackingEntry:
+    record: dict[str, Any]
+    config: KeyConfig
+    search: SearchIn
+    baseline: datetime
+    known: set[tuple[str, int]] = field(default_factory=set)
+    last_run: datetime | None = None
+    next_event: Event | None = None
+
+    @property
+    def key(self) -> str:
+        return self.config.key
+
+    @property
+    def tracking_id(self) -> str:
+        return str(self.record["tracking_id"])
+
+    @property
+    def status(self) -> str:
+        return str(self.record["status"])
+
+
+def _plan_type(search_type: str, fixed_time: bool) -> str:
+    """D18."""
+    base = "complete_lawsuit_tracking" if search_type in LAWSUIT_SEARCHES else "document_tracking"
+    return f"{base}_fixed_time" if fixed_time else base
+
+
+class TrackingEngine:
+    def __init__(self, state: SandboxState) -> None:
+        self.state = state
+
+    # ----------------------------------------------------------------- commands
+
+    def create(self, config: KeyConfig, body: TrackingIn) -> TrackingEntry:
+        state = self.state
+        search = body.search
+        response_type = search.response_type or response_types_for(search.search_type)[0]
+        if response_type not in response_types_for(search.search_type):
+            raise ServiceError(
+                422,
+                f"response_type {response_type} cannot be asked for search_type "
+                f"{search.search_type}",
+                name="HttpUnprocessableEntityError",
+            )
+        key = normalize_search_key(search.search_type, search.search_key)
+        for other in state.trackings.values():
+            if (
+                other.key == config.key
+                and other.status != "deleted"
+                and other.search.search_type == search.search_type
+                and other.search.search_key == key
+            ):
+                raise ServiceError(
+                    409,
+                    f"tracking {other.tracking_id} already follows this {search.search_type}",
+                    name="TRACKING_ALREADY_EXISTS",
+                )
+        now = state.clock.now()
+        fixed_time = bool(body.fixed_time)
+        search = search.model_copy(
+            update={
+                "search_key": key,
+                "response_type": response_type,
+                "should_search_branches": None,
+            }
+        )
+        echo_search: dict[str, Any] = search.model_dump(mode="json", exclude_none=True)
+        echo_search.setdefault("on_demand", False)
+        # D12: with_attachments only for lawsuit_cnj.
+        with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
+        record: dict[str, Any] = {
+            "tracking_id": state.ids.next("tracking"),
+            "user_id": state.user_id(config.key),
+            "company_id": state.company_id(config.key),
+            "request_id": None,
+            "status": "created",
+            "recurrence": body.recurrence or 1,
+            "with_attachments": with_attachments,
+            "search": echo_search,
+            "notification_emails": list(body.notification_emails or []),
+            "tracked_items_count": 0,
+            "tracked_items_steps_count": 0,
+            "notification_filters": {
+                "step_terms": list(
+                    (body.notification_filters.step_terms if body.notification_filters else None)
+                    or []
+                )
+            },
+            "callback_url": body.callback_url,
+            "tags": dict(body.tags or {}),
+            "plan_config_type": _plan_type(search.search_type, fixed_time),
+            "fixed_time": fixed_time,
+            "hour_range": body.hour_range if body.hour_range is not None else 0,
+            "execution_minute": body.execution_minute if body.execution_minute is not None else 0,
+            "created_at": iso(now),
+            "updating_at": None,
+            "updated_at": iso(now),
+            "paused_at": None,
+            "deleted_at": None,
+        }
+        entry = TrackingEntry(record, config, search, baseline=now)
+        if search.search_type not in LAWSUIT_SEARCHES:
+            entry.known = set(state.world.find(search.search_type, key))
+        entry.record["tracked_items_count"] = len(
+            entry.known if entry.known else state.world.find("lawsuit_cnj", key)
+        )
+        state.trackings[entry.tracking_id] = entry
+        self._schedule(entry)
+        state.spawn(self._refresh_counts(entry, now))
+        return entry
+
+    async def _refresh_counts(self, entry: TrackingEntry, at: datetime) -> None:
+        counts = await self.state.run_world(lambda: self._counts(entry, at))
+        entry.record.update(tracked_items_count=counts[0], tracked_items_steps_count=counts[1])
+
+    def get(self, config: KeyConfig, tracking_id: str, *, live: bool = False) -> TrackingEntry:
+        """The caller's tracking; 404 TRACKING_NOT_FOUND (also when deleted and ``live``)."""
+        entry = self.state.trackings.get(tracking_id)
+        if entry is None or entry.key != config.key or (live and entry.status == "deleted"):
+            raise ServiceError.not_found("TRACKING_NOT_FOUND", f"tracking {tracking_id} not found")
+        return entry
+
+    def pause(self, entry: TrackingEntry) -> None:
+        """D29: from created/updating/updated (or suspended) to paused; paused stays paused."""
+        if entry.status == "paused":
+            return
+        now = self.state.clock.now()
+        self._unschedule(entry)
+        entry.record.update(status="paused", paused_at=iso(now), updated_at=iso(now))
+
+    def resume(self, entry: TrackingEntry) -> None:
+        """D29: updated if it has run before, else created; an active tracking is unchanged."""
+        if entry.status not in ("paused", "suspended"):
+            return
+        now = self.state.clock.now()
+        status = "updated" if entry.last_run is not None else "created"
+        entry.record.update(status=status, updated_at=iso(now))
+        self._schedule(entry)
+
+    def delete(self, entry: TrackingEntry) -> None:
+        if entry.status == "deleted":  # D28: logical and idempotent
+            return
+        now = self.state.clock.now()
+        self._unschedule(entry)
+        entry.record.update(status="deleted", deleted_at=iso(now), updated_at=iso(now))
+
+    def patch(self, entry: TrackingEntry, body: TrackingPatchIn) -> None:
+        changes = body.model_dump(exclude_unset=True)
+        record = entry.record
+        for name in (
+            "recurrence",
+            "callback_url",
+            "notification_emails",
+            "with_attachments",
+            "tags",
+            "fixed_time",
+            "hour_range",
+            "execution_minute",
+        ):
+            if name in changes and changes[name] is not None:
+                record[name] = changes[name]
+        if "callback_url" in changes and changes["callback_url"] is None:
+            record["callback_url"] = None
+        if body.notification_filters is not None:
+            record["notification_filters"] = {
+                "step_terms": list(body.notification_filters.step_terms or [])
+            }
+        if record["with_attachments"] and entry.search.search_type != "lawsuit_cnj":
+            record["with_attachments"] = False  # D12
+        record["plan_config_type"] = _plan_type(entry.search.search_type, record["fixed_time"])
+        record["updated_at"] = iso(self.state.clock.now())
+        if entry.status in ACTIVE and entry.status != "updating":
+            self._unschedule(entry)
+            self._schedule(entry)
+
+    # ----------------------------------------------------------------- schedule
+
+    def next_run(self, entry: TrackingEntry, now: datetime) -> datetime:
+        """D27: fixed_time at hour_range:execution_minute UTC, else recurrence days after."""
+        record = entry.record
+        days = int(record["recurrence"])
+        if not record["fixed_time"]:
+            return (entry.last_run or entry.baseline) + days * DAY
+        hour, minute = int(record["hour_range"]), int(record["execution_minute"])
+        if entry.last_run is None:
+            at = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+            return at if at > now else at + DAY
+        at = (entry.last_run + days * DAY).replace(
+            hour=hour, minute=minute, second=0, microsecond=0
+        )
+        while at <= entry.last_run:
+            at += DAY
+        return at
+
+    def _schedule(self, entry: TrackingEntry, now: datetime | None = None) -> None:
+        self._unschedule(entry)
+        when = self.next_run(entry, now or self.state.clock.now())
+        entry.next_event = self.state.clock.call_at(when, lambda at: self._run(entry, at))
+
+    def _unschedule(self, entry: TrackingEntry) -> None:
+        if entry.next_event is not None:
+            entry.next_event.cancel()
+            entry.next_event = None
+
+    # ----------------------------------------------------------------- runs
+
+    def _run(self, entry: TrackingEntry, at: datetime) -> None:
+        entry.next_event = None
+        if entry.status not in ACTIVE:
+            return
+        state = self.state
+        engine = state.engine
+        entry.record.update(status="updating", updating_at=iso(at), updated_at=iso(at))
+        body = CreateRequestIn(
+            search=entry.search,
+            callback_url=entry.record.get("callback_url"),
+            with_attachments=entry.record.get("with_attachments"),
+            tags=entry.record.get("tags"),
+        )
+        run = engine.create(
+            entry.config,
+            body,
+            origin="tracking",
+            origin_id=entry.tracking_id,
+            plan_type=entry.record["plan_config_type"],
+            at=at,
+        )[0]
+        run.tracking_id = entry.tracking_id
+        run.tracking_results = lambda when: self._results(entry, run, when)
+        run.on_complete = lambda _req, when: self._finish(entry, at, when)
+        entry.record["request_id"] = run.request_id
+        engine.schedule(run)
+
+    def _results(self, entry: TrackingEntry, run: RequestEntry, at: datetime) -> list[Result]:
+        world = self.state.world
+        engine = self.state.engine
+        search = entry.search
+        results: list[Result] = []
+        if search.search_type in LAWSUIT_SEARCHES:
+            instance = search.search_params.lawsuit_instance if search.search_params else None
+            hits = [
+                (c, i)
+                for c, i in world.find("lawsuit_cnj", search.search_key)
+                if instance is None or i == instance
+            ]
+            fresh: list[tuple[str, int]] = []
+        else:
+            hits = list(world.find(search.search_type, search.search_key))
+            fresh = [h for h in hits if h not in entry.known]
+        terms = [fold(t) for t in (entry.record["notification_filters"].get("step_terms") or [])]
+        advanced = True
+        for code, instance in hits:
+            if world.court_is_down(code):
+                advanced = False
+                results.append(
+                    Result("application_error", application_error("CRAWLER_ERROR"), False)
+                )
+                continue
+            barred = engine.access(run, code, instance)
+            if barred is not None:
+                if barred == "INVALID_CREDENTIAL":  # D29: suspended until re-registration
+                    entry.record.update(status="suspended", updated_at=iso(at))
+                    results.append(Result("application_error", application_error(barred), False))
+                    advanced = False
+                continue
+            if search.search_type in LAWSUIT_SEARCHES:
+                new_steps = world.steps_between(code, instance, entry.baseline, at)
+                if terms:
+                    new_steps = [
+                        s
+                        for s in new_steps
+                        if any(t in fold(str(s.get("content", ""))) for t in terms)
+                    ]
+                if not new_steps:
+                    continue
+            elif (code, instance) not in fresh:
+                continue
+            for lawsuit in world.court_view(code, instance, at):
+                shaped = engine.shape(run, lawsuit, cached=False)
+                if shaped is not None:
+                    results.append(shaped)
+        if advanced:
+            entry.baseline = at
+            entry.known.update(hits)
+        items, steps = self._counts(entry, at)
+        entry.record.update(tracked_items_count=items, tracked_items_steps_count=steps)
+        return results
+
+    def _finish(self, entry: TrackingEntry, started: datetime, at: datetime) -> None:
+        entry.last_run = started  # recurrence counts from run start: no drift
+        if entry.status == "updating":
+            entry.record.update(status="updated", updated_at=iso(at))
+        if entry.status in ACTIVE:
+            self._schedule(entry, at)
+
+    def _counts(self, entry: TrackingEntry, at: datetime) -> tuple[int, int]:
+        """tracked_items_count and tracked_items_steps_count (in the world's thread)."""
+        world = self.state.world
+        search = entry.search
+        if search.search_type in LAWSUIT_SEARCHES:
+            hits = world.find("lawsuit_cnj", search.search_key)
+        else:
+            hits = sorted(entry.known)
+        steps = 0
+        for code, instance in hits[:50]:  # bounded: a busy document has hundreds
+            for lawsuit in world.court_view(code, instance, at):
+                last = lawsuit.get("last_step") or {}
+                steps += int(last.get("steps_count") or len(lawsuit.get("steps") or []))
+        return len(hits), steps

@@ -1,0 +1,185 @@
+"""The sandbox over a real port: ``python -m lawsuit_tui sandbox serve --port 0``.
+
+A webhook receiver listens on another loopback port; its first answer is a 500, so the
+delivery must come again with the same callback_id. Waits are bounded polls, not sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+
+
+class _Hooks:
+    def __init__(self) -> None:
+        self.received: list[dict[str, Any]] = []
+        self.answers = [500]
+        self.lock = threading.Lock()
+
+
+@pytest.fixture
+def hook_server() -> Iterator[tuple[str, _Hooks]]:
+    hooks = _Hooks()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length", "0"))
+            body = json.loads(self.rfile.read(length))
+            with hooks.lock:
+                hooks.received.append(body)
+                status = hooks.answers.pop(0) if hooks.answers else 200
+            self.send_response(status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/hook", hooks
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
+    hook_server: tuple[str, _Hooks], tmp_path: Any
+) -> None:
+    hook_url, hooks = hook_server
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lawsuit_tui",
+            "sandbox",
+            "serve",
+            "--port",
+            "0",
+            "--callback-url",
+            hook_url,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        root = process.stdout.readline().strip()
+        assert root.startswith("http://127.0.0.1:"), (
+            root,
+            process.stderr and process.stderr.read(),
+        )
+        assert int(root.rsplit(":", 1)[1]) > 0
+        assert process.stdout.readline().strip() == "accepting api-key 'sandbox'"
+        with httpx.Client(base_url=root, headers={"api-key": "sandbox"}, timeout=10) as client:
+            samples = client.get("/_sandbox/samples").json()
+            assert "openapi" in client.get("/openapi.json").json()
+            created = client.post(
+                "/requests/requests",
+                json={
+                    "search": {
+                        "search_type": "lawsuit_cnj",
+                        "search_key": samples["moving_lawsuit"],
+                        "on_demand": True,
+                    }
+                },
+            )
+            assert created.status_code == 200
+            assert created.headers["x-ratelimit-limit"] == "180"
+            request_id = created.json()["request_id"]
+
+            def redelivered() -> bool:
+                with hooks.lock:
+                    firsts = [d for d in hooks.received if d["event_type"] == "response_created"]
+                    return len(firsts) >= 2 and any(
+                        d["event_type"] == "request_completed" for d in hooks.received
+                    )
+
+            assert wait_for(redelivered), hooks.received
+            with hooks.lock:
+                firsts = [d for d in hooks.received if d["event_type"] == "response_created"]
+            assert firsts[0]["callback_id"] == firsts[1]["callback_id"]
+            assert firsts[0]["reference_id"] == request_id
+            got = client.get(f"/requests/requests/{request_id}").json()
+            assert got["status"] == "completed"
+            stats = client.get("/_sandbox/stats").json()["webhooks"]
+            assert stats["retries"] >= 1
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert code == 0, process.stderr.read() if process.stderr else ""
+
+
+def test_serve_refuses_a_bad_key_option() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--api-key", "k:no-bananas"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "no-bananas" in result.stderr
+
+
+def test_sigterm_stops_cleanly() -> None:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lawsuit_tui",
+            "sandbox",
+            "serve",
+            "--port",
+            "0",
+            "--api-key",
+            "k3y-secret:no-miner",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        root = process.stdout.readline().strip()
+        assert root.startswith("http://127.0.0.1:")
+        said = process.stdout.readline()
+        assert "k3y-secret" not in said and "no-miner" in said
+        answer = httpx.get(f"{root}/requests/requests", headers={"api-key": "k3y-secret"})
+        assert answer.status_code == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert code == 0
