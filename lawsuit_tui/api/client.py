@@ -1,0 +1,679 @@
+"""The typed async client of the whole interface: one method per route.
+
+One ``httpx.AsyncClient`` serves the five base addresses. Every call goes through
+:meth:`ApiClient._call`: a slot of the shared sliding window for the limited routes,
+the ``api-key`` header (or the bearer token of the alternate lookup), the route's
+time-outs, error bodies turned into :mod:`lawsuit_tui.api.errors`, and retries by tenacity
+under the policy of :mod:`lawsuit_tui.api.retry`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+import orjson
+from pydantic import BaseModel, ValidationError
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
+
+from lawsuit_tui import __version__
+from lawsuit_tui.api.errors import (
+    MalformedResponse,
+    TransportFailure,
+    Unauthorized,
+    error_from_response,
+)
+from lawsuit_tui.api.filters import RequestFilters, ResponseFilters, TrackingFilters
+from lawsuit_tui.api.models import AttachmentFile, LookupAnswer, RawPage
+from lawsuit_tui.api.pagination import iter_items, iter_pages
+from lawsuit_tui.api.ratelimit import RateLimiter, Sleep
+from lawsuit_tui.api.retry import RetryBudget, StopWhenSpent, WaitRetryAfterOrJitter, should_retry
+from lawsuit_tui.api.routes import ROUTES, Route
+from lawsuit_tui.domain.bodies import (
+    CountBody,
+    CreateRequestBody,
+    CredentialDeleteBody,
+    CredentialsRegistrationBody,
+    LookupBody,
+    PageParams,
+    ResponsesPageParams,
+    SearchBody,
+    TrackingCreateBody,
+    TrackingPatchBody,
+    TrackingsPageParams,
+)
+from lawsuit_tui.domain.count import CountRequestResult
+from lawsuit_tui.domain.pagination import Page
+from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.domain.responses import ResponseRecord, ResponsesPage
+from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.vault import (
+    CredentialRegistrationResult,
+    VaultListing,
+    parse_registration_results,
+)
+from lawsuit_tui.i18n import _
+
+if TYPE_CHECKING:
+    from lawsuit_tui.config import Settings
+
+__all__ = ["USER_AGENT", "ApiClient", "ApiStats", "BaseUrls", "ClientConfig"]
+
+USER_AGENT = f"lawsuit-tui/{__version__}"
+BULK_PAGE_SIZE = 1000
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class BaseUrls:
+    """The five base addresses of the service, without a trailing slash."""
+
+    requests_url: str
+    lawsuits_url: str
+    tracking_url: str
+    vault_url: str
+    miner_url: str
+
+    @classmethod
+    def from_root(cls, root: str) -> BaseUrls:
+        """D1: the sandbox serves the five as path prefixes of one root."""
+        base = root.rstrip("/")
+        return cls(
+            requests_url=f"{base}/requests",
+            lawsuits_url=f"{base}/lawsuits",
+            tracking_url=f"{base}/tracking",
+            vault_url=f"{base}/vault",
+            miner_url=f"{base}/miner",
+        )
+
+    @classmethod
+    def from_settings(cls, urls: Any) -> BaseUrls:
+        return cls(
+            requests_url=str(urls.requests_url).rstrip("/"),
+            lawsuits_url=str(urls.lawsuits_url).rstrip("/"),
+            tracking_url=str(urls.tracking_url).rstrip("/"),
+            vault_url=str(urls.vault_url).rstrip("/"),
+            miner_url=str(urls.miner_url).rstrip("/"),
+        )
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """What the client needs from the settings. Secrets are kept out of ``repr``."""
+
+    api_key: str = field(repr=False)
+    base_urls: BaseUrls
+    bearer_token: str | None = field(default=None, repr=False)
+    rate_calls: int = 180
+    rate_seconds: float = 60.0
+    connect_timeout: float = 10.0
+    read_timeout: float = 30.0
+    lookup_read_timeout: float = 120.0
+    write_timeout: float = 30.0
+    pool_timeout: float = 10.0
+    max_attempts: int = 5
+    max_total_seconds: float = 60.0
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, *, base_urls: BaseUrls | None = None, api_key: str | None = None
+    ) -> ClientConfig:
+        """From the settings; without an API key, the sandbox's well-known one."""
+        key = api_key
+        if key is None:
+            secret = settings.api_key
+            key = secret.get_secret_value() if secret is not None else ""
+            if not key:
+                key = settings.sandbox.api_key
+        bearer = settings.bearer_token.get_secret_value() if settings.bearer_token else None
+        return cls(
+            api_key=key,
+            base_urls=base_urls or BaseUrls.from_settings(settings.urls),
+            bearer_token=bearer or None,
+            rate_calls=settings.rate_limit.calls,
+            rate_seconds=settings.rate_limit.seconds,
+            connect_timeout=settings.timeouts.connect,
+            read_timeout=settings.timeouts.read,
+            lookup_read_timeout=settings.timeouts.lookup_read,
+            write_timeout=settings.timeouts.write,
+            pool_timeout=settings.timeouts.pool,
+            max_attempts=settings.retries.max_attempts,
+            max_total_seconds=settings.retries.max_total_seconds,
+        )
+
+
+@dataclass
+class ApiStats:
+    """What the client did: calls sent (each attempt), answers by status, retries."""
+
+    calls: int = 0
+    by_route: Counter[str] = field(default_factory=Counter)
+    by_status: Counter[int] = field(default_factory=Counter)
+    retries: int = 0
+    transport_failures: int = 0
+
+    @property
+    def rate_limited(self) -> int:
+        """429 answers received."""
+        return self.by_status.get(429, 0)
+
+
+def _int_header(headers: httpx.Headers, name: str) -> int | None:
+    value = headers.get(name)
+    if value is None:
+        return None
+    try:
+        return int(float(value.strip()))
+    except ValueError:
+        return None
+
+
+def _wire(body: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(body, Mapping):
+        return dict(body)
+    to_wire = getattr(body, "to_wire", None)
+    if callable(to_wire):
+        wire: dict[str, Any] = to_wire()
+        return wire
+    return body.model_dump(mode="json", exclude_none=True)
+
+
+def _filename(disposition: str | None) -> str | None:
+    if not disposition:
+        return None
+    for part in disposition.split(";"):
+        name, _sep, value = part.strip().partition("=")
+        if name.lower() == "filename" and value:
+            return value.strip().strip('"') or None
+    return None
+
+
+class ApiClient:
+    """Async client of the service. Use as ``async with ApiClient(...) as api:``."""
+
+    def __init__(
+        self,
+        settings: Settings | ClientConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        base_urls: BaseUrls | None = None,
+        clock: Callable[[], float] | None = None,
+        sleep: Sleep | None = None,
+        rng: random.Random | None = None,
+        limiter: RateLimiter | None = None,
+    ) -> None:
+        if isinstance(settings, ClientConfig):
+            config = settings
+            if base_urls is not None:
+                config = dataclasses.replace(config, base_urls=base_urls)
+        else:
+            config = ClientConfig.from_settings(settings, base_urls=base_urls)
+        self.config = config
+        self.base_urls = config.base_urls
+        self._clock = clock or time.monotonic
+        self._sleep: Sleep = sleep or _default_sleep
+        self._rng = rng or random.Random()
+        self.limiter = limiter or RateLimiter(
+            config.rate_calls, config.rate_seconds, clock=self._clock, sleep=self._sleep
+        )
+        self.stats = ApiStats()
+        self._call_listeners: list[Callable[[str, int | None], None]] = []
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+            follow_redirects=False,
+        )
+
+    # --- lifecycle and observation ---------------------------------------------------------
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """The underlying client (for the sandbox's own routes)."""
+        return self._http
+
+    @property
+    def rate_remaining(self) -> int:
+        return self.limiter.remaining
+
+    @property
+    def rate_limit(self) -> int:
+        return self.limiter.limit
+
+    def on_rate_change(self, listener: Callable[[int, int], None]) -> Callable[[], None]:
+        """``listener(remaining, limit)`` on every change of the allowance."""
+        return self.limiter.subscribe(listener)
+
+    def on_call(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
+        """``listener(route_name, status)`` after every attempt (status None: no answer)."""
+        self._call_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._call_listeners:
+                self._call_listeners.remove(listener)
+
+        return unsubscribe
+
+    def auth_headers(self, *, bearer: bool = False) -> dict[str, str]:
+        if bearer:
+            if not self.config.bearer_token:
+                raise Unauthorized(
+                    None, message=_("no bearer token is configured (setting bearer_token)")
+                )
+            return {"Authorization": f"Bearer {self.config.bearer_token}"}
+        return {"api-key": self.config.api_key}
+
+    # --- the one way to call --------------------------------------------------------------
+
+    def _url(self, route: Route, path_params: Mapping[str, object] | None) -> str:
+        base = getattr(self.base_urls, route.base)
+        params = {k: quote(str(v), safe="") for k, v in (path_params or {}).items()}
+        return f"{base}{route.path.format(**params)}"
+
+    def _timeout(self, route: Route) -> httpx.Timeout:
+        c = self.config
+        read = c.lookup_read_timeout if route.slow else c.read_timeout
+        return httpx.Timeout(
+            connect=c.connect_timeout, read=read, write=c.write_timeout, pool=c.pool_timeout
+        )
+
+    def _record(self, route: Route, status: int | None) -> None:
+        self.stats.calls += 1
+        self.stats.by_route[route.name] += 1
+        if status is None:
+            self.stats.transport_failures += 1
+        else:
+            self.stats.by_status[status] += 1
+        for listener in list(self._call_listeners):
+            listener(route.name, status)
+
+    async def _call(
+        self,
+        route_name: str,
+        parse: Callable[[httpx.Response], T],
+        *,
+        path: Mapping[str, object] | None = None,
+        params: Mapping[str, str] | None = None,
+        body: Mapping[str, Any] | None = None,
+    ) -> T:
+        route = ROUTES[route_name]
+        url = self._url(route, path)
+        headers = self.auth_headers(bearer=route.bearer)
+        content: bytes | None = None
+        if body is not None:
+            content = orjson.dumps(body)
+            headers["Content-Type"] = "application/json"
+        timeout = self._timeout(route)
+        budget = RetryBudget(self._clock, self.config.max_attempts, self.config.max_total_seconds)
+
+        def count_retry(_state: RetryCallState) -> None:
+            self.stats.retries += 1
+
+        retrying = AsyncRetrying(
+            sleep=self._sleep,
+            stop=StopWhenSpent(budget),
+            wait=WaitRetryAfterOrJitter(self._rng, self.limiter.block),
+            retry=retry_if_exception(lambda exc: should_retry(route, exc)),
+            before_sleep=count_retry,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                response = await self._attempt(
+                    route, url, headers, params, content, timeout, budget
+                )
+                try:
+                    return parse(response)
+                except (ValidationError, ValueError, TypeError) as exc:
+                    raise MalformedResponse(
+                        response.status_code,
+                        message=_("the answer does not match the interface: {problem}").format(
+                            problem=str(exc).splitlines()[0][:200]
+                        ),
+                        body_excerpt=response.content[:200].decode("utf-8", errors="replace"),
+                        route=route.label,
+                    ) from exc
+        raise AssertionError("unreachable: tenacity either returns or raises")  # pragma: no cover
+
+    async def _attempt(
+        self,
+        route: Route,
+        url: str,
+        headers: dict[str, str],
+        params: Mapping[str, str] | None,
+        content: bytes | None,
+        route_timeout: httpx.Timeout,
+        budget: RetryBudget,
+    ) -> httpx.Response:
+        slot = None
+        if route.limited:
+            queued_from = self._clock()
+            slot = await self.limiter.acquire()
+            budget.queued += max(0.0, self._clock() - queued_from)
+        try:
+            response = await self._http.request(
+                route.method,
+                url,
+                params=params,
+                content=content,
+                headers=headers,
+                timeout=route_timeout,
+            )
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            # The connection never opened: the service never saw this call.
+            if slot is not None:
+                self.limiter.release(slot)
+            self._record(route, None)
+            raise TransportFailure(_describe(exc), timed_out=False, sent=False) from exc
+        except httpx.TimeoutException as exc:
+            if slot is not None:
+                self.limiter.complete(slot)
+            self._record(route, None)
+            raise TransportFailure(_describe(exc), timed_out=True, sent=True) from exc
+        except httpx.RequestError as exc:
+            # Dropped connection, protocol error, undecodable body: it may have been processed.
+            if slot is not None:
+                self.limiter.complete(slot)
+            self._record(route, None)
+            raise TransportFailure(_describe(exc), timed_out=False, sent=True) from exc
+        if slot is not None:
+            self.limiter.complete(
+                slot,
+                remaining=_int_header(response.headers, "x-ratelimit-remaining"),
+                limit=_int_header(response.headers, "x-ratelimit-limit"),
+            )
+        self._record(route, response.status_code)
+        if not 200 <= response.status_code < 300:
+            raise error_from_response(
+                response.status_code,
+                response.content,
+                response.headers,
+                optional_route=route.optional,
+                route=route.label,
+            )
+        return response
+
+    # --- parsing helpers ----------------------------------------------------------------
+
+    @staticmethod
+    def _model(model: type[M]) -> Callable[[httpx.Response], M]:
+        def parse(response: httpx.Response) -> M:
+            return model.model_validate_json(response.content)
+
+        return parse
+
+    # --- lookup -----------------------------------------------------------------------------
+
+    async def lookup(self, search_type: str, search_key: str) -> LookupAnswer:
+        """POST {lawsuits_url}/lawsuits: the lawsuits the service holds for a key."""
+        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
+        return await self._call("lookup", self._model(LookupAnswer), body=body.to_wire())
+
+    async def lookup_bearer(self, search_type: str, search_key: str) -> LookupAnswer:
+        """POST {requests_url}/lawsuits with the configured bearer token (D40)."""
+        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
+        return await self._call("lookup_bearer", self._model(LookupAnswer), body=body.to_wire())
+
+    # --- requests ---------------------------------------------------------------------------
+
+    async def create_request(self, body: CreateRequestBody) -> list[RequestRecord]:
+        """POST {requests_url}/requests. One record, or several when the service answers a
+        list (the original first)."""
+
+        def parse(response: httpx.Response) -> list[RequestRecord]:
+            data = orjson.loads(response.content)
+            items = data if isinstance(data, list) else [data]
+            return [RequestRecord.model_validate(item) for item in items]
+
+        return await self._call("create_request", parse, body=_wire(body))
+
+    async def get_request(self, request_id: str) -> RequestRecord:
+        return await self._call(
+            "get_request", self._model(RequestRecord), path={"request_id": request_id}
+        )
+
+    async def list_requests(
+        self, page: int = 1, page_size: int = 20, *, filters: RequestFilters | None = None
+    ) -> Page[RequestRecord]:
+        """One page of GET {requests_url}/requests, newest first (D22)."""
+        query = PageParams(page=page, page_size=page_size).to_query()
+        chosen = filters or RequestFilters()
+        query.update(chosen.to_query())
+        result = await self._call("list_requests", self._model(Page[RequestRecord]), params=query)
+        result.page_data = [r for r in result.page_data if chosen.keep(r)]
+        return result
+
+    def iter_request_pages(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: RequestFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[Page[RequestRecord]]:
+        return iter_pages(
+            lambda n: self.list_requests(n, page_size, filters=filters), start_page=start_page
+        )
+
+    def iter_requests(
+        self, *, page_size: int = BULK_PAGE_SIZE, filters: RequestFilters | None = None
+    ) -> AsyncIterator[RequestRecord]:
+        """Every request matching ``filters``, each once."""
+        return iter_items(
+            self.iter_request_pages(page_size=page_size, filters=filters),
+            key=lambda r: r.request_id,
+        )
+
+    async def cancel_request(self, request_id: str) -> RequestRecord:
+        """DELETE {requests_url}/requests/{id} (D16): cancel, or soft-delete when completed."""
+        return await self._call(
+            "cancel_request", self._model(RequestRecord), path={"request_id": request_id}
+        )
+
+    # --- responses --------------------------------------------------------------------------
+
+    async def list_responses(
+        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
+    ) -> ResponsesPage:
+        """One page of GET {requests_url}/responses, oldest first (D22)."""
+        chosen = filters or ResponseFilters()
+        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+        result = await self._call("list_responses", self._model(ResponsesPage), params=query)
+        result.page_data = [r for r in result.page_data if chosen.keep(r)]
+        return result
+
+    def iter_response_pages(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: ResponseFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[ResponsesPage]:
+        return iter_pages(
+            lambda n: self.list_responses(n, page_size, filters=filters), start_page=start_page
+        )
+
+    async def list_responses_raw(
+        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
+    ) -> RawPage:
+        """``list_responses`` without building models: each item is the dict received
+        (the fast path for bulk reads such as a sync)."""
+        chosen = filters or ResponseFilters()
+        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+
+        def parse(response: httpx.Response) -> RawPage:
+            return RawPage.parse(response.content, id_field="response_id")
+
+        result = await self._call("list_responses", parse, params=query)
+        result.page_data = [r for r in result.page_data if chosen.keep_raw(r)]
+        return result
+
+    def iter_response_pages_raw(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: ResponseFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[RawPage]:
+        return iter_pages(
+            lambda n: self.list_responses_raw(n, page_size, filters=filters),
+            start_page=start_page,
+        )
+
+    def iter_responses(
+        self, *, page_size: int = BULK_PAGE_SIZE, filters: ResponseFilters | None = None
+    ) -> AsyncIterator[ResponseRecord]:
+        """Every response matching ``filters``, each once, oldest first."""
+        return iter_items(
+            self.iter_response_pages(page_size=page_size, filters=filters),
+            key=lambda r: r.response_id,
+        )
+
+    # --- trackings --------------------------------------------------------------------------
+
+    async def get_tracking(self, tracking_id: str) -> TrackingRecord:
+        return await self._call(
+            "get_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
+        )
+
+    async def list_trackings(
+        self, page: int = 1, page_size: int = 20, *, filters: TrackingFilters | None = None
+    ) -> Page[TrackingRecord]:
+        chosen = filters or TrackingFilters()
+        query = TrackingsPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+        result = await self._call("list_trackings", self._model(Page[TrackingRecord]), params=query)
+        result.page_data = [t for t in result.page_data if chosen.keep(t)]
+        return result
+
+    def iter_tracking_pages(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: TrackingFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[Page[TrackingRecord]]:
+        return iter_pages(
+            lambda n: self.list_trackings(n, page_size, filters=filters), start_page=start_page
+        )
+
+    def iter_trackings(
+        self, *, page_size: int = BULK_PAGE_SIZE, filters: TrackingFilters | None = None
+    ) -> AsyncIterator[TrackingRecord]:
+        return iter_items(
+            self.iter_tracking_pages(page_size=page_size, filters=filters),
+            key=lambda t: t.tracking_id,
+        )
+
+    async def create_tracking(self, body: TrackingCreateBody) -> TrackingRecord:
+        return await self._call("create_tracking", self._model(TrackingRecord), body=_wire(body))
+
+    async def pause_tracking(self, tracking_id: str) -> TrackingRecord:
+        return await self._call(
+            "pause_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
+        )
+
+    async def resume_tracking(self, tracking_id: str) -> TrackingRecord:
+        return await self._call(
+            "resume_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
+        )
+
+    async def patch_tracking(self, tracking_id: str, body: TrackingPatchBody) -> TrackingRecord:
+        return await self._call(
+            "patch_tracking",
+            self._model(TrackingRecord),
+            path={"tracking_id": tracking_id},
+            body=_wire(body),
+        )
+
+    async def delete_tracking(self, tracking_id: str) -> TrackingRecord:
+        return await self._call(
+            "delete_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
+        )
+
+    # --- vault ------------------------------------------------------------------------------
+
+    async def vault_status(self, customer_key: str = "*") -> VaultListing:
+        """GET {vault_url}/credentials?customer_key=..."""
+        return await self._call(
+            "vault_status", self._model(VaultListing), params={"customer_key": customer_key}
+        )
+
+    async def register_credentials(
+        self, body: CredentialsRegistrationBody
+    ) -> list[CredentialRegistrationResult]:
+        """POST {vault_url}/credentials; one entry per system registered (siblings too)."""
+
+        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
+            return parse_registration_results(orjson.loads(response.content))
+
+        return await self._call("register_credentials", parse, body=_wire(body))
+
+    async def delete_credential(
+        self, body: CredentialDeleteBody
+    ) -> list[CredentialRegistrationResult]:
+        """DELETE {vault_url}/credentials with ``{system_name, customer_key}`` (D34)."""
+
+        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
+            return parse_registration_results(orjson.loads(response.content))
+
+        return await self._call("delete_credential", parse, body=_wire(body))
+
+    # --- count ------------------------------------------------------------------------------
+
+    async def count(self, body: CountBody) -> CountRequestResult:
+        """POST {miner_url}/requests/count. ``limit`` is never sent (D37: strict body)."""
+        wire = _wire(body)
+        wire.pop("limit", None)
+        return await self._call("count", self._model(CountRequestResult), body=wire)
+
+    # --- attachments ------------------------------------------------------------------------
+
+    async def download_attachment(
+        self, code: str, instance: int | str, attachment_id: str
+    ) -> AttachmentFile:
+        """GET {lawsuits_url}/lawsuits/{cnj}/{instance}/attachments/{id} (D41)."""
+
+        def parse(response: httpx.Response) -> AttachmentFile:
+            media = response.headers.get("content-type")
+            return AttachmentFile(
+                content=response.content,
+                media_type=media.split(";")[0].strip() if media else None,
+                filename=_filename(response.headers.get("content-disposition")),
+            )
+
+        return await self._call(
+            "download_attachment",
+            parse,
+            path={"code": code, "instance": instance, "attachment_id": attachment_id},
+        )
+
+
+def _describe(exc: httpx.HTTPError) -> str:
+    text = str(exc).strip()
+    kind = type(exc).__name__
+    return f"{kind}: {text}" if text else kind
+
+
+async def _default_sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)

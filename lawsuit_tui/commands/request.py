@@ -1,0 +1,123 @@
+"""`lawsuit-tui request KEY [...] [--wait] [--json]`: create a request, optionally follow it."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from lawsuit_tui.config import Settings
+from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.domain.requests import CredentialRef, RequestRecord, SearchParams
+from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.i18n import _
+from lawsuit_tui.services.context import ServiceContext
+from lawsuit_tui.services.headless import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    ProgressPrinter,
+    bad_input_message,
+    error_line,
+    run_with_context,
+)
+from lawsuit_tui.services.results import Completed, ResponseArrived, StatusChanged
+
+
+def build_body(args: argparse.Namespace, settings: Settings) -> CreateRequestBody:
+    """The create body from the command line; raises InvalidSearchKey or ValidationError."""
+    key = parse_search_key(args.key)
+    customer_key = args.customer_key or settings.default_customer_key
+    params = None
+    if args.customer_key is not None or customer_key != "*":
+        params = SearchParams(credential=CredentialRef(customer_key=customer_key))
+    search = SearchBody(
+        search_type=key.search_type,
+        search_key=key.key,
+        response_type=args.response_type,
+        on_demand=True if args.on_demand else None,
+        cache_ttl_in_days=args.cache_ttl_days,
+        search_params=params,
+    )
+    return CreateRequestBody(
+        search=search, with_attachments=True if args.with_attachments else None
+    )
+
+
+def response_line(response: ResponseRecord) -> str:
+    kind = _("provisional") if response.is_cached else _("definitive")
+    subject = ""
+    if response.lawsuit is not None:
+        subject = response.lawsuit.code
+    elif response.application_error is not None:
+        error = response.application_error
+        said = error.details if isinstance(error.details, str) and error.details else error.message
+        subject = str(error.code) if not said or said == error.code else f"{error.code}: {said}"
+    elif isinstance(response.response_data, dict):
+        data = response.response_data
+        subject = str(data.get("code") or data.get("name") or "")
+    return "  ".join(
+        p
+        for p in (response.response_id or "", str(response.response_type or ""), kind, subject)
+        if p
+    )
+
+
+def record_line(record: RequestRecord) -> str:
+    search = record.search
+    what = f"{search.search_type} {search.search_key}" if search else ""
+    return "  ".join(p for p in (record.request_id, str(record.status or ""), what) if p)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        body = build_body(args, settings)
+    except (InvalidSearchKey, ValidationError) as exc:
+        error_line(bad_input_message(exc))
+        return EXIT_BAD_INPUT
+
+    async def use_case(ctx: ServiceContext) -> int:
+        records = await ctx.requests.create(body)
+        if not args.wait:
+            if args.json:
+                payload: Any = {"requests": [r.to_json_dict() for r in records]}
+                sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")
+            else:
+                for record in records:
+                    print(record_line(record))
+            return EXIT_OK
+        printer = ProgressPrinter()
+        finals: dict[str, RequestRecord] = {r.request_id: r for r in records}
+        responses: list[ResponseRecord] = []
+
+        async def follow(request_id: str) -> None:
+            async for event in ctx.requests.follow(request_id):
+                if isinstance(event, StatusChanged):
+                    printer.line(record_line(event.record))
+                elif isinstance(event, ResponseArrived):
+                    responses.append(event.response)
+                    printer.line(response_line(event.response))
+                elif isinstance(event, Completed):
+                    finals[request_id] = event.record
+                    printer.line(record_line(event.record))
+
+        await asyncio.gather(*(follow(r.request_id) for r in records))
+        printer.finish()
+        if args.json:
+            payload = {
+                "requests": [r.to_json_dict() for r in finals.values()],
+                "responses": [r.to_json_dict() for r in responses],
+            }
+            sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")
+        else:
+            for record in finals.values():
+                print(record_line(record))
+            for response in responses:
+                print(response_line(response))
+        return EXIT_OK
+
+    return run_with_context(settings, use_case)

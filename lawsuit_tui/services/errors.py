@@ -1,0 +1,48 @@
+"""Everything a use case can raise, in one place for the TUI and the commands.
+
+No httpx here: the UI imports this module.
+"""
+
+from __future__ import annotations
+
+from lawsuit_tui.api.errors import (
+    ApiError,
+    BadRequest,
+    Conflict,
+    CourtUnavailable,
+    Forbidden,
+    Maintenance,
+    MalformedResponse,
+    NotFound,
+    OperationNotAvailable,
+    PayloadTooLarge,
+    RateLimited,
+    ServerError,
+    TransportFailure,
+    Unauthorized,
+    Unprocessable,
+)
+from lawsuit_tui.domain.identifiers import InvalidSearchKey
+from lawsuit_tui.store import CacheError, CacheLocked, CacheReadOnly
+
+__all__ = [
+    "ApiError",
+    "BadRequest",
+    "CacheError",
+    "CacheLocked",
+    "CacheReadOnly",
+    "Conflict",
+    "CourtUnavailable",
+    "Forbidden",
+    "InvalidSearchKey",
+    "Maintenance",
+    "MalformedResponse",
+    "NotFound",
+    "OperationNotAvailable",
+    "PayloadTooLarge",
+    "RateLimited",
+    "ServerError",
+    "TransportFailure",
+    "Unauthorized",
+    "Unprocessable",
+]

@@ -1,0 +1,145 @@
+"""A lawsuit from the cache, its refresh by a new request, its attachments and its export."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import orjson
+
+from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
+from lawsuit_tui.domain.identifiers import parse_search_key
+from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.i18n import _
+from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.requests import RequestService
+from lawsuit_tui.services.results import LawsuitView
+
+__all__ = ["LawsuitService", "safe_filename"]
+
+_UNSAFE = re.compile(r"[^\w.\- ()\[\]]+", re.UNICODE)
+_TEXT_TYPES = ("text/", "application/json", "application/xml")
+
+
+def safe_filename(name: str, fallback: str) -> str:
+    """A file name that stays inside the destination folder (no path, no control chars)."""
+    base = Path(name.replace("\\", "/")).name.strip()
+    base = _UNSAFE.sub("_", base).strip(" .")
+    return base[:150] or fallback
+
+
+def _unique(path: Path) -> Path:
+    if not path.exists():
+        return path
+    stem, suffix = path.stem, path.suffix
+    n = 1
+    while True:
+        candidate = path.with_name(f"{stem} ({n}){suffix}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def _write_atomic(dest_dir: Path, name: str, content: bytes) -> Path:
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    target = _unique(dest_dir / name)
+    fd, tmp = tempfile.mkstemp(prefix=".download-", dir=dest_dir)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(tmp).replace(target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+class LawsuitService:
+    def __init__(self, deps: Deps, requests: RequestService) -> None:
+        self._d = deps
+        self._requests = requests
+
+    def cached(self, code: str, instance: int | None = None) -> LawsuitView | None:
+        """The lawsuit as the cache holds it (definitive if known, else provisional)."""
+        entry = self._d.cache.lawsuit_entry(code, instance)
+        if entry is None:
+            return None
+        changes = entry.changes
+        return LawsuitView(
+            lawsuit=Lawsuit.model_validate(entry.lawsuit),
+            provisional=entry.provisional,
+            stored_at=entry.stored_at,
+            new_step_ids=set(changes.new_step_ids) if changes else set(),
+            new_attachment_ids=set(changes.new_attachment_ids) if changes else set(),
+        )
+
+    async def refresh(self, code: str, *, with_attachments: bool = False) -> list[RequestRecord]:
+        """Ask the court again: creates a lawsuit request (follow it with
+        ``requests.follow`` for its progress). The number is checked before any call."""
+        key = parse_search_key(code)
+        body = CreateRequestBody(
+            search=SearchBody(search_type=key.search_type, search_key=key.key),
+            with_attachments=with_attachments or None,
+        )
+        return await self._requests.create(body)
+
+    async def download_attachment(
+        self,
+        code: str,
+        instance: int | None,
+        attachment_id: str,
+        dest_dir: Path,
+        filename: str | None = None,
+    ) -> Path:
+        """Save an attachment's file into ``dest_dir`` (never overwriting); its path."""
+        file = await self._d.api.download_attachment(code, instance or 1, attachment_id)
+        name = filename or file.filename or self._attachment_name(code, instance, attachment_id)
+        safe = safe_filename(name, fallback=safe_filename(attachment_id, "attachment"))
+        return await asyncio.to_thread(_write_atomic, Path(dest_dir), safe, file.content)
+
+    def _attachment_name(self, code: str, instance: int | None, attachment_id: str) -> str:
+        data = self._d.cache.get_lawsuit(code, instance)
+        for item in (data or {}).get("attachments") or []:
+            if isinstance(item, dict) and item.get("attachment_id") == attachment_id:
+                name = str(item.get("attachment_name") or attachment_id)
+                extension = item.get("extension")
+                if extension and not name.lower().endswith("." + str(extension).lower()):
+                    name = f"{name}.{extension}"
+                return name
+        return attachment_id
+
+    async def attachment_text(self, code: str, instance: int | None, attachment_id: str) -> str:
+        """The text of an attachment: its ``content`` when the cache has it, else the file
+        when it is text; a one-line note for a binary file."""
+        data = self._d.cache.get_lawsuit(code, instance)
+        for item in (data or {}).get("attachments") or []:
+            if (
+                isinstance(item, dict)
+                and item.get("attachment_id") == attachment_id
+                and isinstance(item.get("content"), str)
+                and item["content"].strip()
+            ):
+                return str(item["content"])
+        file = await self._d.api.download_attachment(code, instance or 1, attachment_id)
+        media = file.media_type or ""
+        if media.startswith(_TEXT_TYPES) or not media:
+            try:
+                return file.content.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        return _("(binary file, {size} bytes, {media})").format(
+            size=len(file.content), media=media or _("unknown type")
+        )
+
+    def export_json(self, code: str, instance: int | None = None) -> str:
+        """The cached lawsuit as indented JSON, every field kept (nothing secret is cached)."""
+        data = self._d.cache.get_lawsuit(code, instance)
+        if data is None:
+            raise LookupError(_("lawsuit {code} is not in the cache").format(code=code))
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()

@@ -1,0 +1,90 @@
+"""Look up: parse what the user typed, ask the cached lookup, keep the result."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from lawsuit_tui.domain.identifiers import SearchKey, parse_search_key
+from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.results import LookupResult
+
+__all__ = ["LookupService"]
+
+
+def _meta_key(key: SearchKey) -> str:
+    return f"lookup:{key.search_type}:{key.key}"
+
+
+class LookupService:
+    def __init__(self, deps: Deps) -> None:
+        self._d = deps
+
+    def parse(self, text: str) -> SearchKey:
+        """The search key in ``text``; raises InvalidSearchKey saying what is wrong."""
+        return parse_search_key(text)
+
+    async def lookup(self, key: SearchKey, *, bearer: bool = False) -> LookupResult:
+        """POST /lawsuits for ``key``; every lawsuit is kept in the cache. ``bearer``: use
+        the alternate lookup with the configured bearer token (D40).
+
+        The lookup answers from the service's stored data, so its lawsuits are kept as
+        provisional: a definitive version from a request is never replaced by them.
+        """
+        api = self._d.api
+        call = api.lookup_bearer if bearer else api.lookup
+        answer = await call(key.search_type, key.key)
+        fetched_at = self._d.now()
+        cache = self._d.cache
+        refs: list[list[object]] = []
+        for lawsuit in answer.lawsuits:
+            await cache.upsert_lawsuit(
+                lawsuit.to_json_dict(), provisional=True, source=answer.request_id or "lookup"
+            )
+            refs.append([lawsuit.code, lawsuit.instance])
+        await cache.set_meta(
+            _meta_key(key),
+            {
+                "request_id": answer.request_id,
+                "fetched_at": fetched_at.isoformat(),
+                "lawsuits": refs,
+            },
+        )
+        await cache.add_recent_search(key.display)
+        return LookupResult(
+            key=key,
+            lawsuits=list(answer.lawsuits),
+            request_id=answer.request_id,
+            from_cache=False,
+            fetched_at=fetched_at,
+        )
+
+    def cached(self, key: SearchKey) -> LookupResult | None:
+        """The last lookup of ``key`` kept in the cache (newest versions of its lawsuits)."""
+        meta = self._d.cache.get_meta(_meta_key(key))
+        if not isinstance(meta, dict):
+            return None
+        lawsuits: list[Lawsuit] = []
+        for ref in meta.get("lawsuits") or []:
+            if not isinstance(ref, list) or len(ref) != 2 or not isinstance(ref[0], str):
+                continue
+            instance = ref[1] if isinstance(ref[1], int) else None
+            data = self._d.cache.get_lawsuit(ref[0], instance)
+            if data is not None:
+                lawsuits.append(Lawsuit.model_validate(data))
+        try:
+            fetched_at = datetime.fromisoformat(str(meta.get("fetched_at")))
+        except ValueError:
+            fetched_at = self._d.now()
+        request_id = meta.get("request_id")
+        return LookupResult(
+            key=key,
+            lawsuits=lawsuits,
+            request_id=request_id if isinstance(request_id, str) else None,
+            from_cache=True,
+            fetched_at=fetched_at,
+        )
+
+    def recent(self) -> list[str]:
+        """What was looked up lately, newest first."""
+        return self._d.cache.store.recent_searches()

@@ -1,0 +1,221 @@
+"""Submit a request and follow it to its end; the request and response lists."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from lawsuit_tui.api.filters import RequestFilters, ResponseFilters
+from lawsuit_tui.domain.bodies import CreateRequestBody
+from lawsuit_tui.domain.enums import RequestStatus, SearchType
+from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.pagination import Page
+from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.results import Completed, FollowEvent, ResponseArrived, StatusChanged
+from lawsuit_tui.store import LawsuitChange
+
+__all__ = ["FollowPolicy", "RequestService", "replacement_key"]
+
+_FINISHED = (RequestStatus.COMPLETED, RequestStatus.CANCELLED)
+
+
+@dataclass(frozen=True)
+class FollowPolicy:
+    """Polling of a followed request: ``base`` seconds between looks while things change,
+    growing by ``factor`` up to ``ceiling`` while nothing does."""
+
+    base: float = 0.5
+    factor: float = 1.6
+    ceiling: float = 8.0
+    page_size: int = 100
+
+
+def replacement_key(response: ResponseRecord) -> tuple[str, str, int | None] | None:
+    """What a response is about (type, lawsuit code, instance): a definitive response
+    replaces the provisional one with the same key."""
+    data = response.response_data
+    rtype = str(response.response_type or "")
+    if isinstance(data, Lawsuit):
+        return rtype, data.code, data.instance
+    if isinstance(data, dict) and isinstance(data.get("code"), str):
+        instance = data.get("instance")
+        return rtype, data["code"], instance if isinstance(instance, int) else None
+    return None
+
+
+def _finished(status: object) -> bool:
+    return status in _FINISHED
+
+
+class RequestService:
+    def __init__(self, deps: Deps, policy: FollowPolicy | None = None) -> None:
+        self._d = deps
+        self.policy = policy or FollowPolicy()
+
+    # --- create -----------------------------------------------------------------------------
+
+    async def create(self, body: CreateRequestBody) -> list[RequestRecord]:
+        """Create a request (one per branch too, with should_search_branches on a CNPJ);
+        the original comes first. Every record is kept in the cache."""
+        records = await self._d.api.create_request(body)
+        search = body.search
+        if (
+            search.should_search_branches
+            and search.search_type == SearchType.CNPJ
+            and len(records) == 1
+        ):
+            original = records[0].request_id
+            page = await self._d.api.list_requests(
+                1, 1000, filters=RequestFilters(origin_id=original)
+            )
+            records.extend(r for r in page.page_data if r.request_id != original)
+        await self._d.cache.upsert_requests(r.to_json_dict() for r in records)
+        return records
+
+    # --- follow -----------------------------------------------------------------------------
+
+    async def follow(self, request_id: str) -> AsyncIterator[FollowEvent]:
+        """Events of ``request_id`` until it ends: status changes, each response once as it
+        arrives (kept in the cache), then Completed.
+
+        Each look costs one GET /responses; its ``request_status`` (D24) tells whether the
+        status moved, and only then is GET /requests/{id} asked. A service that does not fill
+        ``request_status`` costs one GET /requests/{id} more per look.
+        """
+        status = self._d.status
+        status.update(following=status.following + 1)
+        try:
+            async for event in self._follow(request_id):
+                yield event
+        finally:
+            status.update(following=max(0, status.following - 1))
+
+    async def _follow(self, request_id: str) -> AsyncIterator[FollowEvent]:
+        api, policy = self._d.api, self.policy
+        seen: set[str] = set()
+        provisional_of: dict[tuple[str, str, int | None], str] = {}
+        next_page = 1
+        last_status: object = None
+        interval = policy.base
+        filters = ResponseFilters(request_id=request_id)
+
+        async def read_new() -> tuple[list[ResponseArrived], object]:
+            nonlocal next_page
+            fresh: list[dict[str, Any]] = []
+            reported: object = None
+            while True:
+                page = await api.list_responses_raw(next_page, policy.page_size, filters=filters)
+                reported = page.request_status
+                for item in page.page_data:
+                    ident = item["response_id"]
+                    if ident in seen:
+                        continue
+                    seen.add(ident)
+                    fresh.append(item)
+                full = (
+                    page.page_count >= policy.page_size or len(page.page_data) >= policy.page_size
+                )
+                if page.page >= page.all_pages_count or not page.page_data:
+                    if full:
+                        next_page += 1
+                    break
+                next_page += 1
+            return await self._arrived(fresh, provisional_of), reported
+
+        while True:
+            arrived, reported = await read_new()
+            changed = bool(arrived)
+            record: RequestRecord | None = None
+            if reported is None or reported != last_status:
+                record = await api.get_request(request_id)
+                await self._d.cache.upsert_requests([record.to_json_dict()])
+            for event in arrived:
+                yield event
+            if record is not None and record.status != last_status:
+                last_status = record.status
+                changed = True
+                if _finished(record.status):
+                    if not _finished(reported):
+                        # The status was read after the responses: read them once more.
+                        final, _reported = await read_new()
+                        for event in final:
+                            yield event
+                    yield Completed(record)
+                    return
+                yield StatusChanged(record)
+            interval = policy.base if changed else min(policy.ceiling, interval * policy.factor)
+            await self._d.sleep(interval)
+
+    async def _arrived(
+        self,
+        fresh: list[dict[str, Any]],
+        provisional_of: dict[tuple[str, str, int | None], str],
+    ) -> list[ResponseArrived]:
+        if not fresh:
+            return []
+        # Kept as received (every unknown field too); the models are for the caller.
+        changes = await self._d.cache.upsert_responses(fresh)
+        by_source: dict[str, LawsuitChange] = {c.source: c for c in changes}
+        events: list[ResponseArrived] = []
+        for raw in fresh:
+            response = ResponseRecord.model_validate(raw)
+            key = replacement_key(response)
+            replaces: str | None = None
+            if key is not None:
+                if response.is_cached:
+                    if response.response_id:
+                        provisional_of[key] = response.response_id
+                else:
+                    replaces = provisional_of.pop(key, None)
+            events.append(
+                ResponseArrived(
+                    response=response,
+                    provisional=response.is_cached,
+                    replaces=replaces,
+                    change=by_source.get(response.response_id or ""),
+                )
+            )
+        return events
+
+    # --- lists ------------------------------------------------------------------------------
+
+    def cached_list(self) -> list[RequestRecord]:
+        """Requests kept in the cache, newest first."""
+        return [RequestRecord.model_validate(d) for d in self._d.cache.store.list_requests()]
+
+    async def refresh(self, page: int = 1, page_size: int = 50) -> Page[RequestRecord]:
+        """One page of the service's request list (newest first), kept in the cache."""
+        result = await self._d.api.list_requests(page, page_size)
+        await self._d.cache.upsert_requests(r.to_json_dict() for r in result.page_data)
+        return result
+
+    async def get(self, request_id: str) -> RequestRecord:
+        record = await self._d.api.get_request(request_id)
+        await self._d.cache.upsert_requests([record.to_json_dict()])
+        return record
+
+    def cached_responses(self, request_id: str) -> list[ResponseRecord]:
+        """Responses of a request kept in the cache, in the order they were made."""
+        rows: list[dict[str, Any]] = self._d.cache.store.responses_of(request_id)
+        return [ResponseRecord.model_validate(d) for d in reversed(rows)]
+
+    async def refresh_responses(self, request_id: str) -> list[ResponseRecord]:
+        """Every response of a request from the service (oldest first), kept in the cache."""
+        found = [
+            r
+            async for r in self._d.api.iter_responses(
+                page_size=self.policy.page_size, filters=ResponseFilters(request_id=request_id)
+            )
+        ]
+        await self._d.cache.upsert_responses(r.to_json_dict() for r in found)
+        return found
+
+    async def cancel(self, request_id: str) -> RequestRecord:
+        """Cancel (or, once completed, delete) a request. OperationNotAvailable when the
+        service has no such operation."""
+        record = await self._d.api.cancel_request(request_id)
+        await self._d.cache.upsert_requests([record.to_json_dict()])
+        return record

@@ -1,0 +1,73 @@
+"""The state of a service context that the TUI keeps on screen, with change callbacks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+__all__ = ["ContextStatus", "StatusHub"]
+
+
+@dataclass(frozen=True)
+class ContextStatus:
+    """``rate_remaining``/``rate_limit``: calls left in the shared window; ``following``:
+    requests being followed now; ``cache_writable`` false when another process holds the
+    cache (``cache_message`` says so)."""
+
+    rate_remaining: int
+    rate_limit: int
+    following: int = 0
+    cache_writable: bool = True
+    cache_message: str | None = None
+    waiting_for_rate_limit: bool = False
+
+
+@dataclass
+class StatusHub:
+    """Holds the current :class:`ContextStatus` and tells subscribers when it changes."""
+
+    current: ContextStatus
+    _listeners: list[Callable[[ContextStatus], None]] = field(default_factory=list)
+
+    def subscribe(self, callback: Callable[[ContextStatus], None]) -> Callable[[], None]:
+        """``callback(status)`` after every change; returns an unsubscribe function."""
+        self._listeners.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+
+        return unsubscribe
+
+    def update(self, **changes: object) -> None:
+        new = replace(self.current, **changes)  # type: ignore[arg-type]
+        if new == self.current:
+            return
+        self.current = new
+        for listener in list(self._listeners):
+            listener(new)
+
+    # Attribute access reads the current status, so ``ctx.status.rate_remaining`` works.
+    @property
+    def rate_remaining(self) -> int:
+        return self.current.rate_remaining
+
+    @property
+    def rate_limit(self) -> int:
+        return self.current.rate_limit
+
+    @property
+    def following(self) -> int:
+        return self.current.following
+
+    @property
+    def cache_writable(self) -> bool:
+        return self.current.cache_writable
+
+    @property
+    def cache_message(self) -> str | None:
+        return self.current.cache_message
+
+    @property
+    def waiting_for_rate_limit(self) -> bool:
+        return self.current.waiting_for_rate_limit

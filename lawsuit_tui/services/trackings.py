@@ -1,0 +1,60 @@
+"""Trackings: the list, and each operation on one."""
+
+from __future__ import annotations
+
+from lawsuit_tui.api.filters import ResponseFilters
+from lawsuit_tui.domain.bodies import TrackingCreateBody, TrackingPatchBody
+from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.services.deps import Deps
+
+__all__ = ["TrackingService"]
+
+
+class TrackingService:
+    def __init__(self, deps: Deps) -> None:
+        self._d = deps
+
+    async def _keep(self, record: TrackingRecord) -> TrackingRecord:
+        await self._d.cache.upsert_trackings([record.to_json_dict()])
+        return record
+
+    def cached_list(self, status: str | None = None) -> list[TrackingRecord]:
+        """Trackings kept in the cache, newest first."""
+        rows = self._d.cache.store.list_trackings(status)
+        return [TrackingRecord.model_validate(row) for row in rows]
+
+    async def refresh(self) -> list[TrackingRecord]:
+        """Every (non-deleted) tracking from the service, kept in the cache."""
+        found = [t async for t in self._d.api.iter_trackings()]
+        await self._d.cache.upsert_trackings(t.to_json_dict() for t in found)
+        return found
+
+    async def get(self, tracking_id: str) -> TrackingRecord:
+        return await self._keep(await self._d.api.get_tracking(tracking_id))
+
+    async def create(self, body: TrackingCreateBody) -> TrackingRecord:
+        return await self._keep(await self._d.api.create_tracking(body))
+
+    async def pause(self, tracking_id: str) -> TrackingRecord:
+        return await self._keep(await self._d.api.pause_tracking(tracking_id))
+
+    async def resume(self, tracking_id: str) -> TrackingRecord:
+        return await self._keep(await self._d.api.resume_tracking(tracking_id))
+
+    async def delete(self, tracking_id: str) -> TrackingRecord:
+        return await self._keep(await self._d.api.delete_tracking(tracking_id))
+
+    async def patch(self, tracking_id: str, body: TrackingPatchBody) -> TrackingRecord:
+        return await self._keep(await self._d.api.patch_tracking(tracking_id, body))
+
+    async def responses(self, tracking_id: str) -> list[ResponseRecord]:
+        """Responses produced by a tracking (origin_id = tracking_id), kept in the cache."""
+        found = [
+            r
+            async for r in self._d.api.iter_responses(
+                filters=ResponseFilters(origin_id=tracking_id)
+            )
+        ]
+        await self._d.cache.upsert_responses(r.to_json_dict() for r in found)
+        return found

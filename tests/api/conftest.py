@@ -1,0 +1,17 @@
+"""The sandbox in process, on a frozen clock, for the client tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from api_helpers import SandboxRig, open_sandbox
+
+
+@pytest.fixture
+async def sandbox() -> AsyncIterator[SandboxRig]:
+    rig = open_sandbox()
+    try:
+        yield rig
+    finally:
+        await rig.aclose()

@@ -1,0 +1,38 @@
+"""The commands run against the in-process sandbox, its clock 50 times real time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lawsuit_tui.services import context
+
+
+@pytest.fixture(autouse=True)
+def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SPEED", "50")
+    original = context.build_sandbox
+
+    def build(settings: Any) -> Any:
+        # One world per test process (the default builds it again for every app).
+        from lawsuit_tui.sandbox.app import create_app
+        from lawsuit_tui.sandbox.clock import SandboxClock
+        from lawsuit_tui.sandbox.world import World
+
+        assert original is not None
+        return create_app(
+            seed=settings.sandbox.seed,
+            api_keys=(settings.sandbox.api_key,),
+            clock=SandboxClock(speed=settings.sandbox.speed),
+            world=World.shared(settings.sandbox.seed),
+        )
+
+    monkeypatch.setattr(context, "build_sandbox", build)
+
+
+@pytest.fixture(scope="session")
+def samples() -> dict[str, Any]:
+    from lawsuit_tui.sandbox.world import World
+
+    return dict(World.shared(7).samples())

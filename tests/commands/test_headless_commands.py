@@ -1,0 +1,155 @@
+"""The headless commands end to end (cli.main -> commands -> services -> sandbox)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lawsuit_tui import cli
+from lawsuit_tui.services import context
+from lawsuit_tui.services.headless import ProgressPrinter
+from lawsuit_tui.services.results import Progress
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def no_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("no call may be made for bad input")
+
+    monkeypatch.setattr(context.ServiceContext, "open", refuse)
+
+
+def test_lookup_plain_and_json(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> None:
+    code_number = samples["lawsuit_cnj"][0]
+    code, out, err = run(capsys, "lookup", code_number)
+    assert code == 0, err
+    assert code_number in out
+    code, out, err = run(capsys, "lookup", samples["cpf"][0], "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["search_type"] == "cpf" and data["lawsuits"]
+
+
+def test_bad_key_is_one_line_before_any_call(
+    capsys: pytest.CaptureFixture[str], no_calls: None
+) -> None:
+    code, out, err = run(capsys, "lookup", "123.456.789-00")
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "CPF" in err or "check" in err.lower()
+    code, _out, err = run(capsys, "request", "12345678900")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_request_options_checked_before_any_call(
+    capsys: pytest.CaptureFixture[str], no_calls: None, samples: dict[str, Any]
+) -> None:
+    cpf = samples["cpf"][0]
+    code, _out, err = run(capsys, "request", cpf, "--with-attachments")
+    assert code == 2 and "with_attachments" in err
+    code, _out, err = run(capsys, "request", cpf, "--cache-ttl-days", "0")
+    assert code == 2 and "cache_ttl_in_days" in err
+    code, _out, err = run(capsys, "request", cpf, "--response-type", "step")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_service_refusal_is_exit_1_with_one_line(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+) -> None:
+    code, out, err = run(capsys, "lookup", samples["secret_lawsuit"]["code"])
+    assert code == 1
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "403" in err
+
+
+def test_request_wait_json(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> None:
+    code, out, err = run(capsys, "request", samples["moving_lawsuit"], "--wait", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [r["status"] for r in data["requests"]] == ["completed"]
+    assert data["responses"]
+    assert any(
+        r.get("cached") or (r.get("tags") or {}).get("cached_response") for r in data["responses"]
+    )
+    assert "completed" in err  # progress went to standard error
+
+
+def test_request_without_wait_prints_the_record(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+) -> None:
+    code, out, err = run(capsys, "request", samples["cpf"][1], "--on-demand")
+    assert code == 0, err
+    assert "pending" in out
+
+
+def test_sync_then_export(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any], tmp_path: Path
+) -> None:
+    code, _out, err = run(capsys, "request", samples["cpf"][0], "--wait")
+    assert code == 0, err
+    code, out, err = run(capsys, "sync")
+    assert code == 0, err
+    assert "responses:" in out
+    code, out, err = run(capsys, "export", "responses", "--format", "jsonl")
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines and all("response_id" in line for line in lines)
+    code, out, _err = run(capsys, "export", "requests", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows and rows[0]["search_key"]
+    target = tmp_path / "out" / "lawsuits.json"
+    code, out, _err = run(capsys, "export", "lawsuits", "--out", str(target))
+    assert code == 0 and out == ""
+    lawsuits = json.loads(target.read_text())
+    assert lawsuits and all("code" in x for x in lawsuits)
+
+
+def test_export_of_an_empty_cache(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys, "export", "requests")
+    assert code == 0
+    assert json.loads(out) == []
+
+
+def test_count(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "count", "--kind", "judgement-bond", "--tribunal", "826", "--json")
+    assert code == 0, err
+    assert isinstance(json.loads(out)["request_id"], int)
+
+
+def test_count_rules_before_any_call(capsys: pytest.CaptureFixture[str], no_calls: None) -> None:
+    code, _out, err = run(
+        capsys, "count", "--kind", "judgement-bond", "--tag", "possible_precatory"
+    )
+    assert code == 2 and "tags" in err
+    code, _out, err = run(
+        capsys, "count", "--kind", "sentence-execution", "--amount-min", "5", "--amount-max", "1"
+    )
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_progress_is_plain_lines_off_a_terminal() -> None:
+    stream = io.StringIO()
+    clock = iter([0.0, 0.5, 1.0, 5.0])
+    printer = ProgressPrinter(stream, every=2.0, clock=lambda: next(clock))
+    printer(Progress(0, None, 1, False, "reading requests"))
+    printer(Progress(1, 10, 2, False, "reading responses"))
+    printer(Progress(2, 10, 3, True, "reading responses"))  # too soon: skipped
+    printer(Progress(9, 10, 4, True, "reading responses"))
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert "\r" not in stream.getvalue()
+    assert "9/10" in lines[-1] and "rate limit" in lines[-1]
