@@ -1,0 +1,1 @@
+"""Widgets and dialogs of the trackings, vault and count screens (TUI part 2)."""
