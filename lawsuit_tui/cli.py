@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import ipaddress
+import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -111,11 +112,14 @@ def non_negative_int_arg(text: str) -> int:
 
 
 def amount_arg(text: str) -> float:
+    """An amount as the TUI reads it: ``1.234,56``, ``1234.56``, ``R$ 1.000``; 0 or more."""
+    from lawsuit_tui.domain.formatting import parse_money_br  # stdlib only, loaded when used
+
     try:
-        value = float(text.replace(",", ".")) if text.count(",") == 1 else float(text)
+        value = float(parse_money_br(text))
     except ValueError:
         value = -1.0
-    if not value >= 0:
+    if not 0 <= value < math.inf:  # NaN fails too
         raise argparse.ArgumentTypeError(_("{value!r} is not an amount").format(value=text))
     return value
 

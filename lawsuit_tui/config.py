@@ -91,7 +91,7 @@ class Urls(_Section):
     @classmethod
     def _http_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
-            raise ValueError("expected an http:// or https:// URL")
+            raise ValueError(_("expected an http:// or https:// URL"))
         return value.rstrip("/")
 
 
@@ -137,7 +137,7 @@ class Webhooks(_Section):
                 try:
                     return json.loads(text)
                 except ValueError as exc:
-                    raise ValueError("expected a list of CIDRs") from exc
+                    raise ValueError(_("expected a list")) from exc
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
 
@@ -148,7 +148,9 @@ class Webhooks(_Section):
             try:
                 ipaddress.ip_network(cidr, strict=False)
             except ValueError as exc:
-                raise ValueError(f"{cidr!r} is not an IP network (CIDR)") from exc
+                raise ValueError(
+                    _("{value!r} is not an IP network such as 10.0.0.0/8").format(value=cidr)
+                ) from exc
         return value
 
 
@@ -198,7 +200,7 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             found = normalize_language(value)
             if found is None:
-                raise ValueError("expected 'en', 'pt-BR' or 'auto'")
+                raise ValueError(_("expected 'en', 'pt-BR' or 'auto'"))
             return found
         return value
 

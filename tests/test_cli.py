@@ -170,3 +170,17 @@ def test_peek_language_reads_env_then_file(tmp_path: Path) -> None:
     assert cli.peek_language({"LAWSUIT_TUI_CONFIG": str(tmp_path / "none"), "LANG": "pt_BR"}) == (
         "pt-BR"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("1000", 1000.0), ("1.234,56", 1234.56), ("1234.56", 1234.56), ("R$ 1.000", 1000.0)],
+)
+def test_amounts_read_as_the_tui_reads_them(text: str, value: float) -> None:
+    assert cli.amount_arg(text) == value
+
+
+@pytest.mark.parametrize("text", ["-1", "inf", "nan", "1e5", "abc", "1" * 400])
+def test_amounts_that_are_not_amounts(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.amount_arg(text)

@@ -12,8 +12,12 @@ these models into one line per problem.
 
 from __future__ import annotations
 
+import math
 import re
-from typing import Any, ClassVar
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any, ClassVar, TypeGuard
 
 from pydantic import (
     ConfigDict,
@@ -42,7 +46,7 @@ from lawsuit_tui.domain.enums import (
 from lawsuit_tui.domain.requests import SearchParams
 from lawsuit_tui.domain.trackings import NotificationFilters
 from lawsuit_tui.domain.vault import REVEAL_SECRETS, WILDCARD_SYSTEM, Credential
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import N_, _
 
 __all__ = [
     "DEFAULT_PAGE_SIZE",
@@ -64,10 +68,14 @@ __all__ = [
     "TrackingCreateBody",
     "TrackingPatchBody",
     "TrackingsPageParams",
+    "Translate",
     "accepted_response_types",
     "response_type_problem",
     "validation_messages",
 ]
+
+Translate = Callable[[str], str]
+"""How a message id becomes text: ``_`` (the UI language) or ``str`` (English, as sent)."""
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 1000
@@ -462,33 +470,64 @@ _COUNT_FIELDS = (
     "limit",
 )
 
+# Fields allowed for one kind only, with that kind.
+_KIND_ONLY = (
+    ("budget_years", CountKind.JUDGEMENT_BOND),
+    ("natures", CountKind.JUDGEMENT_BOND),
+    ("tags", CountKind.SENTENCE_EXECUTION),
+)
+
+
+# List fields: integers (None) or values of an enum.
+_LIST_FIELDS: dict[str, type[StrEnum] | None] = {
+    "tribunals": None,
+    "budget_years": None,
+    "natures": Nature,
+    "tags": CountTag,
+}
+
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+def _is_amount(value: object) -> TypeGuard[int | float]:
+    """A JSON number: not a bool, and finite (NaN, infinities and ints beyond a double are not)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        # int and float compare exactly: this never overflows as float(value) would.
+        return -sys.float_info.max <= value <= sys.float_info.max
+    return isinstance(value, float) and math.isfinite(value)
 
 
-def _choices(enum_cls: type[Any]) -> str:
+def _is_choice(value: object, enum_cls: type[StrEnum]) -> bool:
+    # isinstance first: an array or object is unhashable and must not reach the lookup.
+    return isinstance(value, str) and value in enum_cls._value2member_map_
+
+
+def _choices(enum_cls: type[StrEnum]) -> str:
     return ", ".join(member.value for member in enum_cls)
 
 
-def _list_problem(data: dict[str, Any], name: str, enum_cls: type[Any] | None) -> str | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    if enum_cls is None:
-        if not isinstance(value, list) or not all(_is_int(v) for v in value):
-            return _("{field} must be a list of integers").format(field=name)
-        return None
-    allowed = {member.value for member in enum_cls}
-    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
-        return _("{field} must be a list of values among: {choices}").format(
-            field=name, choices=_choices(enum_cls)
-        )
-    return None
+def _list_problems(data: dict[Any, Any], names: tuple[str, ...], translate: Translate) -> list[str]:
+    found: list[str] = []
+    for name in names:
+        value, enum_cls = data.get(name), _LIST_FIELDS[name]
+        if value is None or (
+            isinstance(value, list)
+            and all(_is_int(v) if enum_cls is None else _is_choice(v, enum_cls) for v in value)
+        ):
+            continue
+        if enum_cls is None:
+            found.append(translate(N_("{field} must be a list of integers")).format(field=name))
+        else:
+            found.append(
+                translate(N_("{field} must be a list of values among: {choices}")).format(
+                    field=name, choices=_choices(enum_cls)
+                )
+            )
+    return found
 
 
 class CountBody(BodyModel):
@@ -513,66 +552,66 @@ class CountBody(BodyModel):
     limit: int | None = Field(default=None, description="cap on lawsuits included (>= 1)")
 
     @classmethod
-    def problems(cls, data: object, *, allow_limit: bool = False) -> list[str]:
-        """Every problem of a count body; empty when it is valid.
+    def problems(
+        cls, data: object, *, allow_limit: bool = False, translate: Translate = _
+    ) -> list[str]:
+        """Every problem of a count body; empty when it is valid. Never raises.
 
         Unknown fields come first (in the body's order), then the rules in field order.
+        ``translate`` renders each message: the default translates it for the person at the
+        keyboard; ``translate=str`` keeps it in English (what the service, and so the sandbox,
+        answers whatever the UI language).
         """
         if isinstance(data, CountBody):
             return []
         if not isinstance(data, dict):
-            return [_("the count body must be a JSON object")]
+            return [translate(N_("the count body must be a JSON object"))]
         known = _COUNT_FIELDS if allow_limit else _COUNT_FIELDS[:-1]
-        found: list[str] = [
-            _("unknown field: {field}").format(field=key) for key in data if key not in known
+        found = [
+            translate(N_("unknown field: {field}")).format(field=key)
+            for key in data
+            if key not in known
         ]
         kind = data.get("kind")
         if kind is None:
-            found.append(_("kind is required"))
-        elif kind not in {member.value for member in CountKind}:
-            found.append(_("kind must be one of: {choices}").format(choices=_choices(CountKind)))
-        problem = _list_problem(data, "tribunals", None)
-        if problem:
-            found.append(problem)
-        for name in ("amount_min", "amount_max"):
-            value = data.get(name)
-            if value is not None and not _is_number(value):
-                found.append(_("{field} must be a number").format(field=name))
-        tier = data.get("amount_tier")
-        if tier is not None and tier not in {member.value for member in AmountTier}:
+            found.append(translate(N_("kind is required")))
+        elif not _is_choice(kind, CountKind):
             found.append(
-                _("amount_tier must be one of: {choices}").format(choices=_choices(AmountTier))
+                translate(N_("kind must be one of: {choices}")).format(choices=_choices(CountKind))
             )
+        found.extend(_list_problems(data, ("tribunals",), translate))
         low, high = data.get("amount_min"), data.get("amount_max")
+        for name, value in (("amount_min", low), ("amount_max", high)):
+            if value is not None and not _is_amount(value):
+                found.append(translate(N_("{field} must be a number")).format(field=name))
+        tier = data.get("amount_tier")
+        if tier is not None and not _is_choice(tier, AmountTier):
+            found.append(
+                translate(N_("amount_tier must be one of: {choices}")).format(
+                    choices=_choices(AmountTier)
+                )
+            )
         if tier is not None and (low is not None or high is not None):
-            found.append(_("amount_min and amount_max cannot be combined with amount_tier"))
-        if _is_number(low) and _is_number(high) and float(low) > float(high):  # type: ignore[arg-type]
             found.append(
-                _("amount_min ({low}) must not be greater than amount_max ({high})").format(
-                    low=low, high=high
-                )
+                translate(N_("amount_min and amount_max cannot be combined with amount_tier"))
             )
-        for name, enum_cls in (("budget_years", None), ("natures", Nature), ("tags", CountTag)):
-            problem = _list_problem(data, name, enum_cls)
-            if problem:
-                found.append(problem)
-        if kind == CountKind.SENTENCE_EXECUTION:
-            for name in ("budget_years", "natures"):
-                if data.get(name) is not None:
-                    found.append(
-                        _("{field} is only allowed for kind {kind}").format(
-                            field=name, kind=CountKind.JUDGEMENT_BOND.value
-                        )
+        if _is_amount(low) and _is_amount(high) and low > high:
+            found.append(
+                translate(
+                    N_("amount_min ({low}) must not be greater than amount_max ({high})")
+                ).format(low=low, high=high)
+            )
+        found.extend(_list_problems(data, ("budget_years", "natures", "tags"), translate))
+        for name, only_for in _KIND_ONLY:
+            if data.get(name) is not None and _is_choice(kind, CountKind) and kind != only_for:
+                found.append(
+                    translate(N_("{field} is only allowed for kind {kind}")).format(
+                        field=name, kind=only_for.value
                     )
-        if kind == CountKind.JUDGEMENT_BOND and data.get("tags") is not None:
-            found.append(
-                _("{field} is only allowed for kind {kind}").format(
-                    field="tags", kind=CountKind.SENTENCE_EXECUTION.value
                 )
-            )
         limit = data.get("limit") if allow_limit else None
         if limit is not None and not (_is_int(limit) and limit >= 1):
-            found.append(_("limit must be a whole number of at least 1"))
+            found.append(translate(N_("limit must be a whole number of at least 1")))
         return found
 
     @model_validator(mode="before")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -114,6 +114,9 @@ def _as_decimal(value: int | float | Decimal | str) -> Decimal | None:
         return None
 
 
+_MONEY_DIGITS = 40
+
+
 def format_money(value: Number) -> str:
     """``R$ 1.234,56`` (negative: ``-R$ 1.234,56``); "" for None; bad strings are kept."""
     if value is None:
@@ -121,7 +124,13 @@ def format_money(value: Number) -> str:
     amount = _as_decimal(value)
     if amount is None or not amount.is_finite():
         return str(value)
-    cents = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if amount.adjusted() >= _MONEY_DIGITS:
+        # No real amount has this many digits: shown short rather than as a wall of digits.
+        sign = "-" if amount < 0 else ""
+        return f"{sign}R$ " + f"{abs(amount):.2E}".replace(".", ",")
+    # quantize fails past the context's precision (28 digits by default): give it enough.
+    with localcontext(prec=_MONEY_DIGITS + 3):
+        cents = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     sign = "-" if cents < 0 else ""
     units, _sep, fraction = f"{abs(cents):f}".partition(".")
     return f"{sign}R$ {_group(units)},{fraction or '00'}"

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from lawsuit_tui.domain.courts import BR_STATES, Court, court_for
-from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.i18n import N_, Nn_, _, ngettext
 
 __all__ = [
     "BR_STATES",
@@ -120,6 +120,9 @@ class SearchKey:
 class InvalidSearchKey(ValueError):
     """Text that is not a usable identifier; ``str(exc)`` says exactly what is wrong.
 
+    ``str(exc)`` (and ``message``) is in the UI language; ``english`` is the same message
+    untranslated, for answers that go on the wire (the sandbox speaks English whatever the UI).
+
     ``kind``: the search type it looks like (None if nothing); ``reason``: a short code
     (``empty``, ``format``, ``length``, ``state``, ``number``, ``repeated``, ``segment``,
     ``check_digits``); ``expected``/``found``: the right and the typed check digits when those
@@ -130,6 +133,7 @@ class InvalidSearchKey(ValueError):
     def __init__(
         self,
         message: str,
+        english: str | None = None,
         *,
         kind: str | None,
         reason: str,
@@ -139,11 +143,23 @@ class InvalidSearchKey(ValueError):
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.english = message if english is None else english
         self.kind = kind
         self.reason = reason
         self.expected = expected
         self.found = found
         self.candidate = candidate
+
+
+def _text(message_id: str, **fields: object) -> tuple[str, str]:
+    """A message in the UI language and in English (``InvalidSearchKey(*_text(...), ...)``)."""
+    return _(message_id).format(**fields), message_id.format(**fields)
+
+
+def _plural_text(forms: tuple[str, str], n: int) -> tuple[str, str]:
+    """``_text`` of a message with a singular and a plural form, counting ``n``."""
+    english = forms[0] if n == 1 else forms[1]
+    return ngettext(*forms, n).format(n=n), english.format(n=n)
 
 
 @dataclass(frozen=True)
@@ -384,9 +400,9 @@ def parse_cnj(text: str) -> CnjParts:
     if d is None:
         n = len(_compact(text))
         raise InvalidSearchKey(
-            ngettext(
-                "CNJ number has {n} digit, needs 20", "CNJ number has {n} digits, needs 20", n
-            ).format(n=n),
+            *_plural_text(
+                Nn_("CNJ number has {n} digit, needs 20", "CNJ number has {n} digits, needs 20"), n
+            ),
             kind="lawsuit_cnj",
             reason="length" if _compact(text).isdigit() else "format",
         )
@@ -406,8 +422,11 @@ def _check_digit_error(
     kind: str, label: str, expected: str, found: str, key: SearchKey
 ) -> NoReturn:
     raise InvalidSearchKey(
-        _("{label} check digits should be {expected}, not {found}").format(
-            label=label, expected=expected, found=found
+        *_text(
+            N_("{label} check digits should be {expected}, not {found}"),
+            label=label,
+            expected=expected,
+            found=found,
         ),
         kind=kind,
         reason="check_digits",
@@ -419,17 +438,17 @@ def _check_digit_error(
 
 def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
     if not compact.isdigit() or not compact.isascii():
-        raise InvalidSearchKey(_("CPF takes digits only"), kind="cpf", reason="format")
+        raise InvalidSearchKey(*_text(N_("CPF takes digits only")), kind="cpf", reason="format")
     n = len(compact)
     if n != CPF_LENGTH:
         raise InvalidSearchKey(
-            ngettext("CPF has {n} digit, needs 11", "CPF has {n} digits, needs 11", n).format(n=n),
+            *_plural_text(Nn_("CPF has {n} digit, needs 11", "CPF has {n} digits, needs 11"), n),
             kind="cpf",
             reason="length",
         )
     if len(set(compact)) == 1:
         raise InvalidSearchKey(
-            _("CPF with all digits equal is not valid"), kind="cpf", reason="repeated"
+            *_text(N_("CPF with all digits equal is not valid")), kind="cpf", reason="repeated"
         )
     key = SearchKey("cpf", compact, format_cpf(compact))
     expected = cpf_check_digits(compact[:9])
@@ -442,19 +461,21 @@ def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
     n = len(compact)
     if n != CNPJ_LENGTH:
         raise InvalidSearchKey(
-            ngettext(
-                "CNPJ has {n} character, needs 14", "CNPJ has {n} characters, needs 14", n
-            ).format(n=n),
+            *_plural_text(
+                Nn_("CNPJ has {n} character, needs 14", "CNPJ has {n} characters, needs 14"), n
+            ),
             kind="cnpj",
             reason="length",
         )
     if not compact[12:].isdigit():
         raise InvalidSearchKey(
-            _("CNPJ check digits (the last two) must be digits"), kind="cnpj", reason="format"
+            *_text(N_("CNPJ check digits (the last two) must be digits")),
+            kind="cnpj",
+            reason="format",
         )
     if len(set(compact)) == 1:
         raise InvalidSearchKey(
-            _("CNPJ with all digits equal is not valid"), kind="cnpj", reason="repeated"
+            *_text(N_("CNPJ with all digits equal is not valid")), kind="cnpj", reason="repeated"
         )
     key = SearchKey("cnpj", compact, format_cnpj(compact))
     expected = cnpj_check_digits(compact[:12])
@@ -467,7 +488,9 @@ def _parse_cnj_key(text: str, allow_wrong: bool) -> SearchKey:
     parts = parse_cnj(text)
     if parts.segment == 0:
         raise InvalidSearchKey(
-            _("CNJ segment (J) must be 1 to 9, not 0"), kind="lawsuit_cnj", reason="segment"
+            *_text(N_("CNJ segment (J) must be 1 to 9, not 0")),
+            kind="lawsuit_cnj",
+            reason="segment",
         )
     key = SearchKey("lawsuit_cnj", parts.formatted, parts.formatted)
     expected = parts.expected_check
@@ -477,7 +500,7 @@ def _parse_cnj_key(text: str, allow_wrong: bool) -> SearchKey:
 
 
 def _oab_needs_state() -> InvalidSearchKey:
-    return InvalidSearchKey(_("OAB needs a state: 123456/SP"), kind="oab", reason="state")
+    return InvalidSearchKey(*_text(N_("OAB needs a state: 123456/SP")), kind="oab", reason="state")
 
 
 def _parse_oab(compact: str) -> SearchKey:
@@ -488,23 +511,25 @@ def _parse_oab(compact: str) -> SearchKey:
         if re.fullmatch(r"[A-Z]{2}", compact):
             if compact not in BR_STATES:
                 raise InvalidSearchKey(
-                    _("unknown state {uf}").format(uf=compact), kind="oab", reason="state"
+                    *_text(N_("unknown state {uf}"), uf=compact), kind="oab", reason="state"
                 )
             raise InvalidSearchKey(
-                _("OAB needs a number: OAB/SP 123456"), kind="oab", reason="number"
+                *_text(N_("OAB needs a number: OAB/SP 123456")), kind="oab", reason="number"
             )
         raise InvalidSearchKey(
-            _("OAB looks like 123456/SP or OAB/SP 123.456"), kind="oab", reason="format"
+            *_text(N_("OAB looks like 123456/SP or OAB/SP 123.456")), kind="oab", reason="format"
         )
     uf, number = (m.group(1), m.group(2)) if m.re is _OAB_STATE_FIRST else m.group(2, 1)
     if uf not in BR_STATES:
-        raise InvalidSearchKey(_("unknown state {uf}").format(uf=uf), kind="oab", reason="state")
+        raise InvalidSearchKey(*_text(N_("unknown state {uf}"), uf=uf), kind="oab", reason="state")
     number = number.lstrip("0")
     if not number:
-        raise InvalidSearchKey(_("OAB number cannot be zero"), kind="oab", reason="number")
+        raise InvalidSearchKey(*_text(N_("OAB number cannot be zero")), kind="oab", reason="number")
     if len(number) > OAB_MAX_DIGITS:
         raise InvalidSearchKey(
-            _("OAB number has {n} digits, at most {max}").format(n=len(number), max=OAB_MAX_DIGITS),
+            *_text(
+                N_("OAB number has {n} digits, at most {max}"), n=len(number), max=OAB_MAX_DIGITS
+            ),
             kind="oab",
             reason="length",
         )
@@ -532,7 +557,9 @@ def parse_search_key(text: str, *, allow_wrong_check_digits: bool = False) -> Se
     raw = text.strip()
     if not _compact(raw):
         raise InvalidSearchKey(
-            _("Type a CPF, CNPJ, CNJ number or OAB registration"), kind=None, reason="empty"
+            *_text(N_("Type a CPF, CNPJ, CNJ number or OAB registration")),
+            kind=None,
+            reason="empty",
         )
     whole = _compact(raw)
     if not whole.isdigit() and is_valid_cnpj(whole):
@@ -560,7 +587,7 @@ def parse_search_key(text: str, *, allow_wrong_check_digits: bool = False) -> Se
     if re.fullmatch(r"[0-9A-Z]{12,15}", compact) and re.search(r"[0-9]", compact):
         return _parse_cnpj(compact, allow)
     raise InvalidSearchKey(
-        _("Not a CPF, CNPJ, CNJ number or OAB registration"), kind=None, reason="format"
+        *_text(N_("Not a CPF, CNPJ, CNJ number or OAB registration")), kind=None, reason="format"
     )
 
 
@@ -581,7 +608,7 @@ def _parse_digits(rest: str, digits: str, allow: bool) -> SearchKey:
     if n < CNJ_LENGTH:
         return _parse_cnj_key(digits, allow)
     raise InvalidSearchKey(
-        _("Too many digits ({n}): a CNJ number has 20").format(n=n),
+        *_text(N_("Too many digits ({n}): a CNJ number has 20"), n=n),
         kind="lawsuit_cnj",
         reason="length",
     )

@@ -84,7 +84,7 @@ def normalize_search_key(search_type: str, key: str, field: str = "search.search
     try:
         parsed = parse_search_key(text)
     except InvalidSearchKey as exc:
-        raise ServiceError.invalid(field, exc.reason, str(exc)) from None
+        raise ServiceError.invalid(field, exc.reason, exc.english) from None
     wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
     if parsed.search_type != wanted:
         raise ServiceError.invalid(

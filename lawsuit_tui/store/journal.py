@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from lawsuit_tui.i18n import _
 from lawsuit_tui.store.fileio import FILE_MODE, fsync_dir
 
 Operation = tuple[str, str, Any]
@@ -83,7 +84,9 @@ def read_segment(path: Path, offset: int = 0) -> ReadResult:
             except ValueError:
                 ok = False
         if not ok:
-            problem = f"journal {path.name}: corrupt entry at byte {offset + pos}, ignored"
+            problem = _("journal {name}: corrupt entry at byte {offset}, ignored").format(
+                name=path.name, offset=offset + pos
+            )
             pos += len(line)
             continue
         raw = orjson.loads(payload)

@@ -72,6 +72,7 @@ from lawsuit_tui.store.lock import WriterLock, checkpoint_lock
 from lawsuit_tui.store.sanitize import Sanitizer
 from lawsuit_tui.store.schema import (
     DEFAULT_SHARDS,
+    SCHEMA_FILE,
     SCHEMA_VERSION,
     migrate,
     new_schema,
@@ -101,6 +102,10 @@ def _dumps(value: Any) -> str:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _unreadable(path: Path, error: Exception) -> str:
+    return _("{name}: unreadable ({problem})").format(name=path.name, problem=error)
 
 
 def _is_provisional(response: dict[str, Any]) -> bool:
@@ -215,7 +220,7 @@ class Store:
         try:
             schema = read_schema(self.path)
         except (ValueError, OSError) as exc:
-            self._set_aside(self.path / "schema.json", f"unreadable ({exc})")
+            self._set_aside(self.path / SCHEMA_FILE, exc)
             schema = None
         if schema is None:
             schema = new_schema()
@@ -297,7 +302,7 @@ class Store:
         try:
             data = AtomicOrjsonStorage(path, read_only=True).read()
         except (DamagedFile, OSError) as exc:
-            self._set_aside(path, f"unreadable ({exc})")
+            self._set_aside(path, exc)
             return
         shard: dict[str, Doc] = {}
         records = (data or {}).get(TINYDB_TABLE, {})
@@ -308,7 +313,9 @@ class Store:
             else:
                 bad += 1
         if bad:
-            self._problem(f"{path.name}: {bad} malformed record(s) skipped")
+            self._problem(
+                _("{name}: {n} malformed record(s) skipped").format(name=path.name, n=bad)
+            )
         previous = self._shards[table][index]
         if previous:
             for key, doc in previous.items():
@@ -317,9 +324,11 @@ class Store:
         for key, doc in shard.items():
             self._index(table, key, doc)
 
-    def _set_aside(self, path: Path, why: str) -> None:
+    def _set_aside(self, path: Path, error: Exception) -> None:
+        """Move an unreadable file out of the way (writer) and say so in ``problems``."""
+        what = _unreadable(path, error)
         if self.read_only:
-            self._problem(f"{path.name}: {why}")
+            self._problem(what)
             return
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
         target = path.with_name(f"{path.name}.damaged-{stamp}")
@@ -327,9 +336,11 @@ class Store:
             path.replace(target)
             fsync_dir(path.parent)
         except OSError as exc:
-            self._problem(f"{path.name}: {why}; could not set it aside ({exc})")
+            self._problem(
+                _("{problem}; could not set it aside ({error})").format(problem=what, error=exc)
+            )
             return
-        self._problem(f"{path.name}: {why}; set aside as {target.name}")
+        self._problem(_("{problem}; set aside as {name}").format(problem=what, name=target.name))
 
     def _problem(self, text: str) -> None:
         if text not in self.problems:
@@ -399,7 +410,7 @@ class Store:
             try:
                 self.checkpoint()
             except OSError as exc:
-                self._problem(f"final checkpoint failed: {exc}")
+                self._problem(_("checkpoint failed: {error}").format(error=exc))
             with self._lock:
                 journal = self._journal
                 journal.close()
@@ -600,24 +611,29 @@ class Store:
                 self.checkpoint()
             except Exception as exc:  # the journal still holds everything; retry next time
                 with self._lock:
-                    self._problem(f"checkpoint failed: {exc}")
+                    self._problem(_("checkpoint failed: {error}").format(error=exc))
 
     # ------------------------------------------------------------------ requests
 
-    def upsert_requests(self, records: Iterable[dict[str, Any]]) -> None:
-        """Store request records (keyed by request_id; the latest record wins)."""
+    def _upsert_records(self, table: str, id_field: str, records: Iterable[dict[str, Any]]) -> None:
+        """Store records of ``table`` keyed by ``id_field`` (the latest record wins), indexed
+        by created_at and status, in one durable batch."""
         with self._lock:
             self._check_writable()
             now = self._now()
             ops: list[jr.Operation] = []
             for raw in records:
-                record = self._san.clean_json(raw)[0]
-                key = _str(record.get("request_id"))
+                record, text = self._san.clean_json(raw)
+                key = _str(record.get(id_field))
                 if not key:
-                    raise ValueError("a request record needs request_id")
+                    raise ValueError(f"a record of {table} needs {id_field}")
                 index = {"c": _str(record.get("created_at")), "st": record.get("status"), "at": now}
-                ops.append(("requests", key, self._record_doc(key, record, index)))
+                ops.append((table, key, {"k": key, "i": index, "b": text.decode()}))
             self._commit(ops)
+
+    def upsert_requests(self, records: Iterable[dict[str, Any]]) -> None:
+        """Store request records (keyed by request_id; the latest record wins)."""
+        self._upsert_records("requests", "request_id", records)
 
     def get_request(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -868,18 +884,8 @@ class Store:
     # ------------------------------------------------------------------ trackings
 
     def upsert_trackings(self, records: Iterable[dict[str, Any]]) -> None:
-        with self._lock:
-            self._check_writable()
-            now = self._now()
-            ops: list[jr.Operation] = []
-            for raw in records:
-                record = self._san.clean_json(raw)[0]
-                key = _str(record.get("tracking_id"))
-                if not key:
-                    raise ValueError("a tracking record needs tracking_id")
-                index = {"c": _str(record.get("created_at")), "st": record.get("status"), "at": now}
-                ops.append(("trackings", key, self._record_doc(key, record, index)))
-            self._commit(ops)
+        """Store tracking records (keyed by tracking_id; the latest record wins)."""
+        self._upsert_records("trackings", "tracking_id", records)
 
     def get_tracking(self, tracking_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -942,7 +948,8 @@ class Store:
             try:
                 text = _dumps(self._san.clean(orjson.loads(body)))
             except orjson.JSONDecodeError:
-                text = self._san.text(body[:QUARANTINE_MAX_BYTES].decode("utf-8", "replace"))
+                # Scrub the whole text before cutting it: a cut could split a secret in two.
+                text = self._san.text(body.decode("utf-8", "replace"))
             record = {
                 "received_at": datetime.fromtimestamp(now, UTC).isoformat(),
                 "reason": self._san.text(reason),
@@ -1095,7 +1102,7 @@ class Store:
         try:
             read_schema(self.path)
         except (ValueError, OSError) as exc:
-            problems.append(f"schema.json: unreadable ({exc})")
+            problems.append(_unreadable(self.path / SCHEMA_FILE, exc))
         if self._tables_dir.is_dir():
             for path in sorted(self._tables_dir.iterdir()):
                 if not path.name.endswith(".json") or not path.is_file():
@@ -1112,7 +1119,7 @@ class Store:
         try:
             data = AtomicOrjsonStorage(path, read_only=True).read()
         except (DamagedFile, OSError) as exc:
-            return [f"{path.name}: unreadable ({exc})"]
+            return [_unreadable(path, exc)]
         bad = 0
         for doc in ((data or {}).get(TINYDB_TABLE) or {}).values():
             try:
@@ -1123,4 +1130,6 @@ class Store:
                         orjson.loads(doc[field])
             except (ValueError, orjson.JSONDecodeError):
                 bad += 1
-        return [f"{path.name}: {bad} unreadable record(s)"] if bad else []
+        if not bad:
+            return []
+        return [_("{name}: {n} unreadable record(s)").format(name=path.name, n=bad)]

@@ -135,6 +135,9 @@ def test_parse_date_br_errors(text: str, message: str) -> None:
         (1000, "R$ 1.000,00"),
         (Decimal("1234567890.1"), "R$ 1.234.567.890,10"),
         (10**15, "R$ 1.000.000.000.000.000,00"),
+        (10**30, "R$ 1" + ".000" * 10 + ",00"),  # past decimal's default 28 digits
+        (-(10**400), "-R$ 1,00E+400"),  # absurd, but shown rather than raised
+        (Decimal("1e999999"), "R$ 1,00E+999999"),
         (Decimal("0.005"), "R$ 0,01"),
         (2.675, "R$ 2,68"),
         (-0.001, "R$ 0,00"),

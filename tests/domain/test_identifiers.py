@@ -29,6 +29,7 @@ from lawsuit_tui.domain.identifiers import (
     parse_cnj,
     parse_search_key,
 )
+from lawsuit_tui.i18n import set_language
 
 ALNUM = string.digits + string.ascii_uppercase
 
@@ -230,6 +231,25 @@ def test_other_messages() -> None:
     assert str(_error("1234567-89.2023.8.26")) == "CNJ number has 16 digits, needs 20"
     zero_segment = "0000001" + "00" + "2023" + "0" + "00" + "0000"
     assert _error(zero_segment).reason == "segment"
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("123.456.789-0", "CPF has 10 digits, needs 11"),
+        ("123.456.789-10", "CPF check digits should be 09, not 10"),
+        ("11.222.333/0001", "CNPJ has 12 characters, needs 14"),
+        ("OAB/XY 123456", "unknown state XY"),
+        ("1" * 21, "Too many digits (21): a CNJ number has 20"),
+        ("hello world", "Not a CPF, CNPJ, CNJ number or OAB registration"),
+    ],
+)
+def test_messages_in_english_whatever_the_ui_language(text: str, english: str) -> None:
+    # The sandbox answers with exc.english: the service speaks English whatever the UI does.
+    set_language("pt-BR")
+    err = _error(text)
+    assert err.english == english
+    assert str(err) == err.message != english
 
 
 # ---------------------------------------------------------------- generators and check digits

@@ -25,6 +25,7 @@ from lawsuit_tui.domain.bodies import (
     validation_messages,
 )
 from lawsuit_tui.domain.enums import CountKind, ResponseType
+from lawsuit_tui.i18n import set_language
 
 CNJ = "1001234-56.2023.8.26.0100"
 
@@ -391,6 +392,61 @@ def test_count_limit_is_ours_and_never_sent() -> None:
         assert CountBody.problems({"kind": "judgement-bond", "limit": bad}, allow_limit=True) == [
             "limit must be a whole number of at least 1"
         ]
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ({"kind": ["judgement-bond"]}, ["kind must be one of: judgement-bond, sentence-execution"]),
+        ({"kind": {"a": 1}}, ["kind must be one of: judgement-bond, sentence-execution"]),
+        (
+            {"kind": "judgement-bond", "amount_tier": {"tier": "1.5M+"}, "amount_min": 1},
+            [
+                "amount_tier must be one of: "
+                "0-100k, 100k-250k, 250k-500k, 500k-750k, 750k-1.5M, 1.5M+",
+                "amount_min and amount_max cannot be combined with amount_tier",
+            ],
+        ),
+        (
+            {"kind": "judgement-bond", "amount_min": 10**400, "amount_max": 1},
+            ["amount_min must be a number"],
+        ),
+        (
+            {"kind": "judgement-bond", "amount_min": 10**5000, "amount_max": -(10**5000)},
+            ["amount_min must be a number", "amount_max must be a number"],
+        ),
+        ({"kind": "judgement-bond", "amount_max": float("inf")}, ["amount_max must be a number"]),
+        ({"kind": "judgement-bond", "amount_max": float("nan")}, ["amount_max must be a number"]),
+        (
+            {"kind": "judgement-bond", "natures": [["common"]], "tribunals": [{}]},
+            [
+                "tribunals must be a list of integers",
+                "natures must be a list of values among: alimentary, common",
+            ],
+        ),
+    ],
+)
+def test_count_problems_are_total(data: Any, expected: list[str]) -> None:
+    # Arrays, objects and numbers beyond a double are problems to report, never a crash.
+    assert CountBody.problems(data) == expected
+    assert messages(CountBody, data) == expected
+
+
+def test_count_amounts_compare_exactly_near_the_limit() -> None:
+    big = int(1.7e308)
+    assert CountBody.problems({"kind": "judgement-bond", "amount_min": big, "amount_max": 1.5}) == [
+        f"amount_min ({big}) must not be greater than amount_max (1.5)"
+    ]
+
+
+def test_count_problems_in_english_whatever_the_ui_language() -> None:
+    data = {"kind": "precatory", "colour": "blue"}
+    english = ["unknown field: colour", "kind must be one of: judgement-bond, sentence-execution"]
+    set_language("pt-BR")
+    translated = CountBody.problems(data)
+    assert CountBody.problems(data, translate=str) == english
+    assert translated != english and len(translated) == len(english)
+    assert all("colour" in line or "judgement-bond" in line for line in translated)
 
 
 def test_count_body_is_strict() -> None:

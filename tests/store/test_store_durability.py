@@ -6,6 +6,7 @@ import os
 import random
 import signal
 import stat
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -28,7 +29,14 @@ def test_kill_9_at_random_moments_never_loses_an_acknowledged_write(tmp_path: Pa
     while kills < 30:
         assert time.monotonic() < deadline, f"only {kills} kills in the time bound"
         child = spawn("writer-loop", str(directory), str(next_start))
-        watchdog = threading.Timer(15, child.kill)
+        hung = threading.Event()
+
+        def on_hang(child: subprocess.Popen[str] = child, hung: threading.Event = hung) -> None:
+            hung.set()
+            child.kill()
+
+        # A child that stops acknowledging is killed after 15 s, and the test fails.
+        watchdog = threading.Timer(15, on_hang)
         watchdog.start()
         try:
             assert child.stdout is not None
@@ -44,9 +52,13 @@ def test_kill_9_at_random_moments_never_loses_an_acknowledged_write(tmp_path: Pa
             # Not a wait for anything: a random offset into the checkpoint that follows.
             time.sleep(rng.uniform(0, 0.02))
             child.send_signal(signal.SIGKILL)
-            rest, _err = child.communicate()
+            rest, _err = child.communicate(timeout=15)
         finally:
             watchdog.cancel()
+            if child.poll() is None:  # whatever failed above, never leave a writer running
+                child.kill()
+                child.wait()
+        assert not hung.is_set(), f"the writer stopped acknowledging before kill {kills + 1}"
         acked.update(int(x.split()[1]) for x in rest.splitlines() if x.startswith("ack "))
         assert child.returncode == -signal.SIGKILL
         kills += 1

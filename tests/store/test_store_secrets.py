@@ -93,3 +93,17 @@ def test_sanitize_keeps_ordinary_data() -> None:
     assert sanitize({"Api-Key": "x", "X-Auth-Token": "y", "nested": [{"passWord": "z"}]}) == {
         "nested": [{}]
     }
+
+
+def test_a_quarantined_body_is_scrubbed_before_it_is_cut(cache_dir: Path) -> None:
+    # Not JSON, and the API key straddles the size cap: no part of it may be kept.
+    from lawsuit_tui.store.store import QUARANTINE_MAX_BYTES
+
+    head = b"x" * (QUARANTINE_MAX_BYTES - len(API_KEY) // 2)
+    body = head + API_KEY.encode() + b" tail"
+    with Store.open(cache_dir, secrets=[API_KEY]) as store:
+        store.quarantine(body, "not JSON")
+        (kept,) = store.list_quarantine()
+    assert kept["size"] == len(body)
+    assert API_KEY[: len(API_KEY) // 2] not in kept["body"]
+    assert_no_secret(cache_dir)

@@ -13,7 +13,6 @@ this API key already retrieved. Not rate-limited (D25).
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -53,34 +52,15 @@ ECHO_FIELDS = (
     "natures",
     "tags",
 )
-# D37: known to the client's model of a find request, unknown to the count route.
-_NOT_COUNT_FIELDS = frozenset({"limit"})
-
-
-# Fields whose value CountBody looks up in a set of allowed strings.
-_SCALAR_CHOICES = ("kind", "amount_tier")
 
 
 def count_problems(data: object) -> list[str]:
-    """Every problem of a count body (D38), empty when it is valid."""
-    if not isinstance(data, dict):
-        return CountBody.problems(data)
-    # An array or object where a choice is expected is just as wrong as an unknown string,
-    # and must not reach a set lookup (unhashable): it is checked as its JSON text.
-    data = {
-        key: json.dumps(value)
-        if key in _SCALAR_CHOICES and isinstance(value, list | dict)
-        else value
-        for key, value in data.items()
-    }
-    foreign = [key for key in data if key in _NOT_COUNT_FIELDS]
-    if not foreign:
-        return CountBody.problems(data)
-    problems = CountBody.problems({k: v for k, v in data.items() if k not in _NOT_COUNT_FIELDS})
-    # CountBody lists the unknown keys first, in body order: list ours among them, in order.
-    unknown = [key for key in data if key not in ECHO_FIELDS]
-    listed_by_count_body = len(unknown) - len(foreign)
-    return [f"unknown field: {key}" for key in unknown] + problems[listed_by_count_body:]
+    """Every problem of a count body (D38), empty when it is valid.
+
+    The rules live once, in the client's model; the service answers in English whatever the
+    UI language (``translate=str``), and D37's ``limit`` is an unknown key here.
+    """
+    return CountBody.problems(data, translate=str)
 
 
 @dataclass(frozen=True)
