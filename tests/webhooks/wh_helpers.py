@@ -1,0 +1,195 @@
+"""Envelopes as the service (and the sandbox) sends them, and small helpers for the tests."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TOKEN = "t0k3n-for-the-tests-AbCdEfGh123"
+CODE = "1234567-89.2024.8.26.0100"
+_ids = itertools.count(1)
+
+
+def lawsuit(code: str = CODE, steps: int = 1) -> dict[str, Any]:
+    return {
+        "code": code,
+        "instance": 1,
+        "name": "Autor x Réu",
+        "steps": [
+            {
+                "step_id": f"s{n}",
+                "step_date": f"2024-01-{n + 1:02d}T00:00:00.000Z",
+                "content": f"passo {n}",
+            }
+            for n in range(steps)
+        ],
+        "parties": [],
+    }
+
+
+def response_created(
+    request_id: str = "req-1",
+    *,
+    cached: bool,
+    response_id: str | None = None,
+    callback_id: str | None = None,
+    data: dict[str, Any] | None = None,
+    event_type: str = "response_created",
+    reference_type: str = "request",
+    reference_id: str | None = None,
+    origin: str | None = "api",
+    origin_id: str | None = None,
+) -> dict[str, Any]:
+    n = next(_ids)
+    payload: dict[str, Any] = {
+        "request_id": request_id,
+        "response_id": response_id or f"resp-{n}",
+        "response_type": "lawsuit",
+        "response_data": data if data is not None else lawsuit(),
+        "user_id": "user-1",
+        "created_at": "2026-11-20T12:00:01.000Z",
+        "request_created_at": "2026-11-20T12:00:00.000Z",
+        "is_scrapper_info": False,
+        "tags": {"dashboard_id": None, "cached_response": cached},
+    }
+    if origin is not None:
+        payload["origin"] = origin
+        payload["origin_id"] = origin_id
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id or f"cb-{n}",
+        "event_type": event_type,
+        "reference_type": reference_type,
+        "reference_id": reference_id or request_id,
+        "payload": payload,
+    }
+
+
+def request_completed(
+    request_id: str = "req-1", *, callback_id: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    n = next(_ids)
+    record = {
+        "request_id": request_id,
+        "search": {"search_type": "lawsuit_cnj", "search_key": CODE},
+        "origin": "api",
+        "status": "completed",
+        "created_at": "2026-11-20T12:00:00.000Z",
+        "updated_at": "2026-11-20T12:00:02.000Z",
+        "completed_at": "2026-11-20T12:00:02.000Z",
+        "responses_count": 2,
+        **extra,
+    }
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id or f"cb-{n}",
+        "event_type": "request_completed",
+        "reference_type": "request",
+        "reference_id": request_id,
+        "payload": record,
+    }
+
+
+# --------------------------------------------------------------------- processes and polling
+
+
+def wait_until(condition: Callable[[], object], timeout: float, what: str = "condition") -> None:
+    """Poll ``condition`` until true; fail after ``timeout`` seconds (no blind sleeps)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)
+
+
+async def async_wait_until(
+    condition: Callable[[], object], within: float, what: str = "condition"
+) -> None:
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {within} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def child_env(base: Path, **extra: str) -> dict[str, str]:
+    """The environment of a child lawsuit-tui: no developer config, its own cache and config."""
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("LAWSUIT_TUI_")}
+    env["LAWSUIT_TUI_CONFIG"] = str(base / "config.toml")
+    env["LAWSUIT_TUI_CACHE_DIR"] = str(base / "cache")
+    env["LAWSUIT_TUI_LANGUAGE"] = "en"
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+class Child:
+    """A ``python -m lawsuit_tui ...`` child whose output lines are read by a thread."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lawsuit_tui", *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.stderr: list[str] = []
+        self._threads = [
+            threading.Thread(
+                target=self._pump, args=(self.proc.stdout, self.lines.put), daemon=True
+            ),
+            threading.Thread(
+                target=self._pump, args=(self.proc.stderr, self.stderr.append), daemon=True
+            ),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @staticmethod
+    def _pump(stream: object, put: Callable[[str], object]) -> None:
+        assert stream is not None
+        for line in stream:  # type: ignore[attr-defined]
+            put(line.rstrip("\n"))
+
+    def line(self, timeout: float = 20.0) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(
+                f"no output within {timeout} s; stderr: {''.join(self.stderr)[-2000:]}"
+            ) from None
+
+    def output(self) -> list[str]:
+        out: list[str] = []
+        while True:
+            try:
+                out.append(self.lines.get_nowait())
+            except queue.Empty:
+                return out
+
+    def stop(self, timeout: float = 20.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        for thread in self._threads:
+            thread.join(5)
