@@ -1,0 +1,25 @@
+"""``lawsuit-tui`` (and ``lawsuit-tui tui``): start the terminal interface.
+
+Only the app module is imported here; the service layer, the sandbox and the cache are
+imported by the app's worker after the first frame has been drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lawsuit_tui.config import Settings
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from lawsuit_tui.ui.app import LawsuitApp
+
+    app = LawsuitApp(
+        settings,
+        sandbox=bool(getattr(args, "sandbox", False)),
+        read_only=bool(getattr(args, "read_only", False)),
+    )
+    result = app.run()
+    return result if isinstance(result, int) else (app.return_code or 0)

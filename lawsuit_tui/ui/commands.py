@@ -1,0 +1,74 @@
+"""Command palette providers: every destination, and the commands of the current screen.
+
+Both implement ``discover()`` (what the palette lists before anything is typed) and
+``search()`` (fuzzy matching). Everything offered here also has a key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.navigation import DESTINATIONS
+
+if TYPE_CHECKING:
+    from lawsuit_tui.ui.app import LawsuitApp
+
+
+class DestinationsProvider(Provider):
+    """ "Go to ..." for every destination."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        app = cast("LawsuitApp", self.app)
+        commands: list[tuple[str, str, Callable[[], Any]]] = []
+        for item in DESTINATIONS:
+            key = app.binding_key(item.binding_id)
+            title = _("Go to {place}").format(place=item.label)
+            help_text = f"{item.description}  ({key})" if item.description else f"({key})"
+            commands.append((title, help_text, partial(app.goto, item.id)))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+
+
+class ScreenCommandsProvider(Provider):
+    """The commands of the screen the palette was opened from (``palette_commands()``)."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        screen = self.screen
+        commands = getattr(screen, "palette_commands", None)
+        if commands is None:
+            return []
+        app = cast("LawsuitApp", self.app)
+        found: list[tuple[str, str, Callable[[], Any]]] = []
+        for command in commands():
+            help_text = command.help
+            binding_id = getattr(command, "binding_id", None)
+            if binding_id:
+                help_text = f"{help_text}  ({app.binding_key(binding_id)})"
+            found.append((command.title, help_text, command.callback))
+        return found
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)

@@ -1,0 +1,108 @@
+"""Where the user can go: one entry per top-level destination of the app.
+
+Each destination is an App *mode* (its own screen stack, kept while the user visits the
+others), reachable by one key (``app.goto.<id>``, overridable through the config keymap) and
+from the command palette. Screen classes are named by ``"module:Class"`` and imported only the
+first time the destination is visited, so the first frame never pays for them; a module that
+does not exist yet gives a "coming soon" screen instead of a crash.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lawsuit_tui.i18n import N_, _
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """A top-level place of the app."""
+
+    id: str
+    key: str
+    """The default key of the binding ``app.goto.<id>``."""
+    title: str
+    """Marked with N_; translate at use with :attr:`label`."""
+    screen: str
+    """``"package.module:ClassName"``, imported lazily."""
+    help: str = ""
+
+    @property
+    def binding_id(self) -> str:
+        return f"app.goto.{self.id}"
+
+    @property
+    def label(self) -> str:
+        return _(self.title)
+
+    @property
+    def description(self) -> str:
+        return _(self.help) if self.help else ""
+
+    def load(self) -> type[Screen[None]] | None:
+        """The screen class, or None when its module is not there (yet)."""
+        module_name, _sep, class_name = self.screen.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            # Only a missing destination module means "coming soon"; a missing dependency
+            # inside an existing module is a real bug and must surface.
+            if exc.name is not None and module_name.startswith(exc.name):
+                return None
+            raise
+        screen_class: type[Screen[None]] | None = getattr(module, class_name, None)
+        return screen_class
+
+
+DESTINATIONS: tuple[Destination, ...] = (
+    Destination(
+        "lookup",
+        "f2",
+        N_("Lookup"),
+        "lawsuit_tui.ui.screens.lookup:LookupScreen",
+        N_("Find lawsuits by CNJ number, CPF, CNPJ or OAB"),
+    ),
+    Destination(
+        "requests",
+        "f3",
+        N_("Requests"),
+        "lawsuit_tui.ui.screens.requests:RequestsScreen",
+        N_("Asynchronous requests and their responses"),
+    ),
+    Destination(
+        "trackings",
+        "f4",
+        N_("Trackings"),
+        "lawsuit_tui.ui.screens.trackings:TrackingsScreen",
+        N_("Lawsuits and documents being monitored"),
+    ),
+    Destination(
+        "vault",
+        "f5",
+        N_("Vault"),
+        "lawsuit_tui.ui.screens.vault:VaultScreen",
+        N_("Court credentials that unlock secret lawsuits"),
+    ),
+    Destination(
+        "count",
+        "f6",
+        N_("Count"),
+        "lawsuit_tui.ui.screens.count:CountScreen",
+        N_("Count lawsuits matching a filter, for prospecting"),
+    ),
+)
+
+HOME = "lookup"
+
+
+def destination(destination_id: str) -> Destination:
+    """The destination with this id (KeyError if there is none)."""
+    for item in DESTINATIONS:
+        if item.id == destination_id:
+            return item
+    raise KeyError(destination_id)

@@ -1,0 +1,43 @@
+"""One-line summaries of a lawsuit, shared by the lists and the tree header."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lawsuit_tui.domain.enums import Side
+from lawsuit_tui.domain.formatting import format_document
+
+if TYPE_CHECKING:
+    from lawsuit_tui.domain.lawsuit import Lawsuit, Party
+
+
+def lawsuit_court(lawsuit: Lawsuit) -> str:
+    court = lawsuit.tribunal_acronym or lawsuit.tribunal or ""
+    if lawsuit.instance:
+        return f"{court} {lawsuit.instance}º".strip()
+    return court
+
+
+def lawsuit_class(lawsuit: Lawsuit) -> str:
+    for item in lawsuit.classifications or ():
+        if item.name:
+            return item.name
+    return lawsuit.name or ""
+
+
+def party_name(party: Party) -> str:
+    return party.name or party.social_name or format_document(party.main_document) or "?"
+
+
+def lawsuit_parties(lawsuit: Lawsuit) -> str:
+    """ "First active x first passive (+n)"."""
+    parties = lawsuit.parties or []
+    active = [p for p in parties if p.side == Side.ACTIVE]
+    passive = [p for p in parties if p.side == Side.PASSIVE]
+    if not active and not passive:
+        return ", ".join(party_name(p) for p in parties[:2])
+    left = party_name(active[0]) if active else "?"
+    right = party_name(passive[0]) if passive else "?"
+    extra = len(parties) - (1 if active else 0) - (1 if passive else 0)
+    text = f"{left} × {right}"
+    return f"{text} (+{extra})" if extra > 0 else text

@@ -1,0 +1,121 @@
+"""The frame around every screen: the top bar and the status line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from lawsuit_tui.domain.formatting import format_int
+from lawsuit_tui.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from lawsuit_tui.ui.app import LawsuitApp, StatusSnapshot
+
+
+class TopBar(Horizontal):
+    """App name, where the user is, and the sandbox badge."""
+
+    DEFAULT_CSS = """
+    TopBar {
+        height: 1;
+        dock: top;
+        background: $panel;
+        color: $foreground;
+    }
+    TopBar > #where { width: 1fr; padding: 0 1; text-style: bold; }
+    TopBar > #badge { width: auto; padding: 0 1; display: none; }
+    TopBar.-sandbox > #badge {
+        display: block;
+        background: $warning;
+        color: auto 90%;
+        text-style: bold;
+    }
+    """
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self._title = title
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"lawsuit-tui › {self._title}", id="where")
+        yield Static(_("SANDBOX"), id="badge")
+
+    def on_mount(self) -> None:
+        app: LawsuitApp = self.app  # type: ignore[assignment]
+        self.set_class(app.sandbox_mode, "-sandbox")
+        self.watch(app, "status_snapshot", self._status, init=False)
+
+    def _status(self, snapshot: StatusSnapshot) -> None:
+        app: LawsuitApp = self.app  # type: ignore[assignment]
+        self.set_class(app.sandbox_mode, "-sandbox")
+
+    def set_title(self, title: str) -> None:
+        self._title = title
+        self.query_one("#where", Static).update(f"lawsuit-tui › {title}")
+        self.query_one("#badge", Static).update(_("SANDBOX"))
+
+
+class StatusLine(Static):
+    """Live or sandbox, rate-limit allowance, requests being followed, cache state."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: 1;
+        background: $panel;
+        color: $text-muted;
+        padding: 0 1;
+    }
+    """
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "status_snapshot", self._show, init=True)
+
+    def _show(self, snapshot: StatusSnapshot) -> None:
+        self.update(render_status(snapshot))
+
+    def refresh_status(self) -> None:
+        app: LawsuitApp = self.app  # type: ignore[assignment]
+        self._show(app.status_snapshot)
+
+
+def render_status(snapshot: StatusSnapshot) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    sep = ("  ·  ", "dim")
+    if snapshot.phase == "starting":
+        text.append(_("Starting the service and the cache…"))
+        return text
+    if snapshot.phase == "failed":
+        text.append(_("Service unavailable: "), "bold")
+        text.append(snapshot.problem.splitlines()[0] if snapshot.problem else "")
+        return text
+    if snapshot.mode == "sandbox":
+        text.append(_("sandbox"), "bold")
+    else:
+        text.append(_("live"), "bold")
+    text.append(*sep)
+    if snapshot.rate_remaining is not None and snapshot.rate_limit is not None:
+        text.append(
+            _("rate {left}/{limit}").format(
+                left=format_int(snapshot.rate_remaining), limit=format_int(snapshot.rate_limit)
+            )
+        )
+    else:
+        text.append(_("rate –"))
+    text.append(*sep)
+    text.append(
+        ngettext("following {n} request", "following {n} requests", snapshot.following).format(
+            n=snapshot.following
+        )
+    )
+    text.append(*sep)
+    if snapshot.cache_writable:
+        text.append(_("cache writable"))
+    else:
+        text.append(_("cache read-only"), "bold")
+        if snapshot.cache_message:
+            text.append(f" ({snapshot.cache_message})")
+    return text
