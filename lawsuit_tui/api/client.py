@@ -393,6 +393,13 @@ class ApiClient:
                 self.limiter.complete(slot)
             self._record(route, None)
             raise TransportFailure(_describe(exc), timed_out=False, sent=True) from exc
+        except BaseException:
+            # Cancelled mid-call (the TUI left the screen) or an unforeseen failure: the call
+            # may have reached the service. Its slot must leave the window in time; left in
+            # flight it would be lost to every caller for the life of the client.
+            if slot is not None:
+                self.limiter.complete(slot)
+            raise
         if slot is not None:
             self.limiter.complete(
                 slot,

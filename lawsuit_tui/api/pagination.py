@@ -2,8 +2,9 @@
 
 The envelope is ``{page, page_count, all_pages_count, all_count, page_data}``. Reading stops
 at ``page >= all_pages_count`` (read again on every page, so a list that grows while it is
-read is followed to its new end) or at an empty page. Items are deduplicated by id: a list
-read newest-first shifts when items arrive, and the same item shows up on two pages.
+read is followed to its new end) or at a page the service sent empty. Items are deduplicated
+by id: a list read newest-first shifts when items arrive, and the same item shows up on two
+pages.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ class PageLike(Protocol[T_co]):
     def page(self) -> int: ...
 
     @property
+    def page_count(self) -> int: ...
+
+    @property
     def all_pages_count(self) -> int: ...
 
     @property
@@ -41,7 +45,9 @@ async def iter_pages(
     while True:
         page = await fetch(number)
         yield page
-        if not page.page_data:
+        # Empty as the service sent it: page_data may have been filtered again here (D23),
+        # and a page the filter emptied says nothing about the pages after it.
+        if not page.page_data and page.page_count <= 0:
             return
         last = max(page.all_pages_count, 0)
         if max(page.page, number) >= last:

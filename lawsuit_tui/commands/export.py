@@ -14,7 +14,7 @@ import io
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,44 +124,43 @@ def lawsuit_row(lawsuit: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def collect(store: Store, table: str, request_id: str | None) -> list[dict[str, Any]]:
-    """The cached records of ``table`` (of one request when ``request_id`` is given)."""
+def collect(store: Store, table: str, request_id: str | None) -> Iterator[dict[str, Any]]:
+    """The cached records of ``table`` (of one request when ``request_id`` is given).
+
+    Without a request: every cached record, also those that came without a cached request
+    (lookups, webhook deliveries, responses of requests made elsewhere).
+    """
     if table == "requests":
         records = store.list_requests()
-        return [r for r in records if request_id is None or r.get("request_id") == request_id]
-    request_ids = (
-        [request_id]
-        if request_id is not None
-        else [str(r["request_id"]) for r in store.list_requests() if r.get("request_id")]
-    )
-    responses: list[dict[str, Any]] = []
-    for rid in request_ids:
-        responses.extend(reversed(store.responses_of(rid)))  # oldest first
+        return (r for r in records if request_id is None or r.get("request_id") == request_id)
+    if request_id is None:
+        return store.iter_responses() if table == "responses" else store.iter_lawsuits()
+    responses = list(reversed(store.responses_of(request_id)))  # oldest first
     if table == "responses":
-        return responses
-    lawsuits: list[dict[str, Any]] = []
+        return iter(responses)
+    return _lawsuits_of(store, responses)
+
+
+def _lawsuits_of(store: Store, responses: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     seen: set[tuple[str, object]] = set()
     for response in responses:
         data = response.get("response_data")
         if response.get("response_type") != "lawsuit" or not isinstance(data, dict):
             continue
-        code = data.get("code")
-        if not isinstance(code, str) or (code, data.get("instance")) in seen:
+        code, instance = data.get("code"), data.get("instance")
+        if not isinstance(code, str) or (code, instance) in seen:
             continue
-        seen.add((code, data.get("instance")))
-        instance = data.get("instance")
+        seen.add((code, instance))
         lawsuit = store.get_lawsuit(code, instance if isinstance(instance, int) else None)
         if lawsuit is not None:
-            lawsuits.append(lawsuit)
-    return lawsuits
+            yield lawsuit
 
 
 def render(table: str, records: Iterable[dict[str, Any]], fmt: str) -> bytes:
-    items = list(records)
     if fmt == "json":
-        return orjson.dumps(items, option=orjson.OPT_INDENT_2) + b"\n"
+        return orjson.dumps(list(records), option=orjson.OPT_INDENT_2) + b"\n"
     if fmt == "jsonl":
-        return b"".join(orjson.dumps(item) + b"\n" for item in items)
+        return b"".join(orjson.dumps(item) + b"\n" for item in records)
     columns, row = {
         "requests": (REQUEST_COLUMNS, request_row),
         "responses": (RESPONSE_COLUMNS, response_row),
@@ -170,7 +169,7 @@ def render(table: str, records: Iterable[dict[str, Any]], fmt: str) -> bytes:
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=list(columns), lineterminator="\n")
     writer.writeheader()
-    for item in items:
+    for item in records:
         writer.writerow({k: "" if v is None else v for k, v in row(item).items()})
     return text.getvalue().encode("utf-8")
 
@@ -193,7 +192,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     table: str = getattr(args, "table", None) or args.what
     request_id: str | None = args.request_id
     cache_dir = settings.cache_dir
-    records: list[dict[str, Any]] = []
+    data = render(table, [], args.format)
     if cache_dir.exists() and any(cache_dir.iterdir()):
         try:
             store = Store.open(cache_dir, read_only=True)
@@ -201,10 +200,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             error_line(_("cache: {problem}").format(problem=exc))
             return EXIT_REFUSED
         try:
-            records = collect(store, table, request_id)
+            data = render(table, collect(store, table, request_id), args.format)
         finally:
             store.close()
-    data = render(table, records, args.format)
     if args.out is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -59,12 +59,22 @@ async def serve(
     seed: int = 7,
     callback_url: str | None = None,
     rate_limit: tuple[int, float] = (180, 60.0),
+    speed: float = 1.0,
 ) -> int:
+    """Serve until Ctrl-C or SIGTERM. ``speed``: how fast the sandbox's clock runs (the
+    setting ``sandbox.speed``; 1 is real time)."""
     import uvicorn
 
     from lawsuit_tui.sandbox.app import create_app
+    from lawsuit_tui.sandbox.clock import SandboxClock
 
-    app = create_app(seed=seed, api_keys=api_keys, rate_limit=rate_limit, callback_url=callback_url)
+    app = create_app(
+        seed=seed,
+        api_keys=api_keys,
+        rate_limit=rate_limit,
+        callback_url=callback_url,
+        clock=SandboxClock(speed=speed),
+    )
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
     )
@@ -110,8 +120,10 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     port_arg: int | None = getattr(args, "port", None)
     port = 8765 if port_arg is None else int(port_arg)
     seed: int | None = getattr(args, "seed", None)
+    sandbox_settings = getattr(settings, "sandbox", None)
     if seed is None:
-        seed = getattr(getattr(settings, "sandbox", None), "seed", 7)
+        seed = getattr(sandbox_settings, "seed", 7)
+    speed = float(getattr(sandbox_settings, "speed", 1.0))
     try:
         rate_limit = _rate_limit(getattr(args, "rate_limit", None))
         from lawsuit_tui.sandbox.auth import parse_keys
@@ -129,6 +141,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
                 seed=int(seed),
                 callback_url=getattr(args, "callback_url", None),
                 rate_limit=rate_limit,
+                speed=speed,
             )
         )
     except KeyboardInterrupt:

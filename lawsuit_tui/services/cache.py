@@ -39,8 +39,14 @@ class Cache:
     async def upsert_requests(self, records: Iterable[dict[str, Any]]) -> None:
         await self._write(self.store.upsert_requests, list(records), default=None)
 
-    async def upsert_responses(self, records: Iterable[dict[str, Any]]) -> list[LawsuitChange]:
-        return await self._write(self.store.upsert_responses, list(records), default=[])
+    async def upsert_responses(
+        self, records: Iterable[dict[str, Any]], *, meta: dict[str, object] | None = None
+    ) -> list[LawsuitChange]:
+        """Store responses and, in the same durable batch, the ``meta`` values given."""
+        rows = list(records)
+        if not self.writable:
+            return []
+        return await asyncio.to_thread(lambda: self.store.upsert_responses(rows, meta=meta))
 
     async def upsert_lawsuit(
         self, lawsuit: dict[str, Any], *, provisional: bool, source: str = ""

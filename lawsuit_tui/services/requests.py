@@ -118,7 +118,11 @@ class RequestService:
                 full = (
                     page.page_count >= policy.page_size or len(page.page_data) >= policy.page_size
                 )
-                if page.page >= page.all_pages_count or not page.page_data:
+                # Empty as sent: a page that only the client-side filter emptied (a service
+                # ignoring request_id, D23) does not end the list.
+                if page.page >= page.all_pages_count or (
+                    not page.page_data and page.page_count <= 0
+                ):
                     if full:
                         next_page += 1
                     break

@@ -105,30 +105,24 @@ class SyncService:
         before = store.count_responses()
         skipped = (start - 1) * self.page_size
         emit(skipped, None, _("reading responses"))
-        unsaved, saved_at = 0, time.monotonic()
         # Raw pages: the dicts go to the cache as received, no model built per response.
         async for rpage in api.iter_response_pages_raw(page_size=self.page_size, start_page=start):
             report.pages += 1
             if not rpage.page_data:
                 break
-            changes = await cache.upsert_responses(rpage.page_data)
-            report.lawsuits_changed += len(changes)
-            report.responses_read += len(rpage.page_data)
             full = rpage.page_count >= self.page_size or len(rpage.page_data) >= self.page_size
             state["responses"] = {
                 "page_size": self.page_size,
                 "next_page": rpage.page + 1 if full else rpage.page,
             }
-            # The checkpoint is a durable write of its own: after every 1000 responses or
-            # every second, not after every small page (a resume re-reads at most that much,
-            # and a response read twice is still stored once).
-            unsaved += len(rpage.page_data)
-            if unsaved >= 1000 or time.monotonic() - saved_at >= 1.0:
-                await cache.set_meta(SYNC_META_KEY, state)
-                unsaved, saved_at = 0, time.monotonic()
+            # The page and the resume point go in one durable batch: a kill can never keep
+            # the point past responses that were not stored (nor cost a second fdatasync).
+            changes = await cache.upsert_responses(
+                rpage.page_data, meta={SYNC_META_KEY: dict(state)}
+            )
+            report.lawsuits_changed += len(changes)
+            report.responses_read += len(rpage.page_data)
             emit(skipped + report.responses_read, rpage.all_count or None, _("reading responses"))
-        if unsaved:
-            await cache.set_meta(SYNC_META_KEY, state)
         report.responses_new = store.count_responses() - before
         report.calls = api.stats.calls - calls_before
         report.rate_limited = api.stats.rate_limited - limited_before

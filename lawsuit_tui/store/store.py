@@ -39,7 +39,7 @@ import time
 import uuid
 import zlib
 from bisect import insort
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -106,6 +106,10 @@ def _str(value: Any) -> str:
 
 def _unreadable(path: Path, error: Exception) -> str:
     return _("{name}: unreadable ({problem})").format(name=path.name, problem=error)
+
+
+def _instance_rank(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else -1
 
 
 def _is_provisional(response: dict[str, Any]) -> bool:
@@ -657,18 +661,41 @@ class Store:
 
     # ------------------------------------------------------------------ responses
 
-    def upsert_responses(self, records: Iterable[dict[str, Any]]) -> list[LawsuitChange]:
+    def upsert_responses(
+        self, records: Iterable[dict[str, Any]], *, meta: dict[str, object] | None = None
+    ) -> list[LawsuitChange]:
         """Store response records (keyed by response_id) in one durable batch.
 
         A response of type lawsuit also feeds the lawsuits table, as provisional when it
         came from the service's cache (tags.cached_response or cached true). Returns the
         changes of the lawsuits it stored (ignored versions are left out).
+
+        ``meta``: values to set as :meth:`set_meta` would, in the same batch, so that
+        bookkeeping about these responses (a sync's resume point) can never be durable
+        without them, or they without it.
         """
         with self._lock:
             self._check_writable()
             ops, changes = self._response_ops(records)
+            for key, value in (meta or {}).items():
+                ops.append(self._meta_op(key, value))
             self._commit(ops)
             return changes
+
+    def iter_responses(self) -> Iterator[dict[str, Any]]:
+        """Every cached response, oldest first (by created_at, then response_id).
+
+        A generator: the order is taken from the index fields up front, and each record is
+        parsed only when it is reached, so memory stays at one parsed record at a time.
+        A record removed meanwhile is skipped; one replaced meanwhile is read as it is now.
+        """
+        with self._lock:
+            order = sorted((_str(d["i"].get("c")), d["k"]) for d in self._docs("responses"))
+        for _created, key in order:
+            with self._lock:
+                doc = self._get("responses", key)
+            if doc is not None:
+                yield self._body(doc)
 
     def _response_ops(
         self, records: Iterable[dict[str, Any]]
@@ -877,6 +904,24 @@ class Store:
             ]
         return self._lawsuit_bodies(found, limit)
 
+    def iter_lawsuits(self) -> Iterator[dict[str, Any]]:
+        """Every cached lawsuit (per instance), by CNJ number then instance: the definitive
+        version when there is one, else the provisional one (lawsuit_entry tells which).
+
+        A generator, parsed one record at a time, like :meth:`iter_responses`.
+        """
+        with self._lock:
+            order = sorted(
+                (d["k"].split("#", 1)[0], _instance_rank(d["i"].get("inst")), d["k"])
+                for d in self._docs("lawsuits")
+            )
+        for _code, _instance, key in order:
+            with self._lock:
+                doc = self._get("lawsuits", key)
+                text = None if doc is None else (doc.get("d") or doc.get("p"))
+            if text is not None:
+                yield dict(orjson.loads(text))
+
     def count_lawsuits(self) -> int:
         with self._lock:
             return sum(len(s) for s in self._shards["lawsuits"])
@@ -1035,8 +1080,14 @@ class Store:
             if value is None:
                 self._commit([("meta", doc_key, None)] if self._get("meta", doc_key) else [])
                 return
-            clean = self._san.clean(value)
-            self._commit([("meta", doc_key, self._record_doc(doc_key, clean, {"at": self._now()}))])
+            self._commit([self._meta_op(key, value)])
+
+    def _meta_op(self, key: str, value: object) -> jr.Operation:
+        doc_key = f"user:{key}"
+        if value is None:
+            return ("meta", doc_key, None)
+        clean = self._san.clean(value)
+        return ("meta", doc_key, self._record_doc(doc_key, clean, {"at": self._now()}))
 
     def _set_internal(self, key: str, value: object) -> None:
         doc_key = f"internal:{key}"

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from api_helpers import VirtualClock, make_client
 
-from lawsuit_tui.api.filters import ResponseFilters
+from lawsuit_tui.api.filters import ResponseFilters, TrackingFilters
 from lawsuit_tui.api.ratelimit import RateLimiter
 
 
@@ -128,6 +128,33 @@ async def test_a_call_that_never_left_gives_its_slot_back() -> None:
     assert limiter.remaining == 2
 
 
+async def test_a_cancelled_call_does_not_keep_its_slot_forever() -> None:
+    clock = VirtualClock()
+    server = WindowServer(clock, calls=1, seconds=10.0)
+    hang = asyncio.Event()
+    entered = asyncio.Event()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        if not hang.is_set():
+            hang.set()
+            entered.set()
+            await asyncio.Event().wait()  # never answers: the caller gives up
+        return server.handler(request)
+
+    api = make_client(clock, httpx.MockTransport(handler), rate_calls=1, rate_seconds=10.0)
+    async with api:
+        first = asyncio.create_task(api.get_request("a"))
+        await asyncio.wait_for(entered.wait(), 5)
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        # The slot of the cancelled call leaves the window a window later; it is not
+        # lost (in flight for ever, the next call would poll without end).
+        await asyncio.wait_for(api.get_request("b"), 5)
+    assert clock() - 1000.0 >= 10.0
+    assert server.rejected == 0
+
+
 def test_limiter_rejects_nonsense() -> None:
     with pytest.raises(ValueError):
         RateLimiter(0, 60.0)
@@ -212,6 +239,36 @@ async def test_iterator_stops_on_an_empty_page() -> None:
         got = [t.tracking_id async for t in api.iter_trackings(page_size=5)]
     assert got == ["t-1"]
     assert calls == [1, 2]
+
+
+async def test_a_page_emptied_by_filtering_again_does_not_end_the_list() -> None:
+    clock = VirtualClock()
+    calls: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        # A service that ignores the status filter (D23): page 2 holds no paused tracking.
+        page = int(request.url.params["page"])
+        calls.append(page)
+        status = {1: "paused", 2: "updated", 3: "paused"}[page]
+        data = [{"tracking_id": f"t-{page}", "status": status}]
+        return httpx.Response(
+            200,
+            json={
+                "page": page,
+                "page_count": 1,
+                "all_pages_count": 3,
+                "all_count": 3,
+                "page_data": data,
+            },
+        )
+
+    async with make_client(clock, httpx.MockTransport(handler)) as api:
+        got = [
+            t.tracking_id
+            async for t in api.iter_trackings(page_size=5, filters=TrackingFilters(status="paused"))
+        ]
+    assert got == ["t-1", "t-3"]
+    assert calls == [1, 2, 3]
 
 
 async def test_application_error_is_a_result_and_filters_apply_again() -> None:

@@ -153,3 +153,18 @@ def test_progress_is_plain_lines_off_a_terminal() -> None:
     assert len(lines) == 3
     assert "\r" not in stream.getvalue()
     assert "9/10" in lines[-1] and "rate limit" in lines[-1]
+
+
+def test_export_reaches_what_no_cached_request_holds(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+) -> None:
+    # A lookup stores lawsuits without any request or response in the cache.
+    code_number = samples["lawsuit_cnj"][0]
+    code, _out, err = run(capsys, "lookup", code_number)
+    assert code == 0, err
+    code, out, err = run(capsys, "export", "lawsuits", "--format", "jsonl")
+    assert code == 0, err
+    codes = [json.loads(line)["code"] for line in out.splitlines()]
+    assert code_number in codes
+    code, out, _err = run(capsys, "export", "requests", "--format", "jsonl")
+    assert code == 0 and out == ""

@@ -18,7 +18,9 @@ KEY = "sandbox"
 
 @pytest.fixture(scope="session")
 def world() -> World:
-    return World.build(7, epoch=DEFAULT_START)
+    # The process-wide world (read-only; its lazy caches are deterministic), also used by
+    # the modules that need a real world, so it is built once per test run.
+    return World.shared(7, epoch=DEFAULT_START)
 
 
 @pytest.fixture(scope="session")

@@ -322,7 +322,7 @@ async def test_openapi_documents_the_count_route(client: httpx.AsyncClient) -> N
 async def test_counts_over_the_generated_world_exclude_retrieved_lawsuits() -> None:
     from lawsuit_tui.sandbox.world import World
 
-    world = World.build(7)
+    world = World.shared(7)
     app = create_app(api_keys=[API_KEY], clock=SandboxClock.frozen(), world=world)
     body = {"kind": "judgement-bond", "tribunals": [826]}
     matching = world.miner_matches(dict(body), set())

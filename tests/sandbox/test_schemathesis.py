@@ -20,9 +20,14 @@ from schemathesis.checks import (
 
 from lawsuit_tui.sandbox.app import create_app
 from lawsuit_tui.sandbox.clock import SandboxClock
+from lawsuit_tui.sandbox.world import World
 
 APP = create_app(
-    seed=7, api_keys=("sandbox",), rate_limit=(1_000_000, 60.0), clock=SandboxClock.frozen()
+    seed=7,
+    api_keys=("sandbox",),
+    rate_limit=(1_000_000, 60.0),
+    clock=SandboxClock.frozen(),
+    world=World.shared(7),
 )
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 

@@ -701,7 +701,7 @@ async def test_openapi_documents_the_vault_routes(client: httpx.AsyncClient) -> 
 def real_world() -> Any:
     from lawsuit_tui.sandbox.world import World
 
-    return World.build(7)
+    return World.shared(7)
 
 
 async def test_the_default_app_lists_every_system_of_the_world(real_world: Any) -> None:

@@ -63,17 +63,27 @@ def test_same_world_in_another_process() -> None:
         "    h.update(orjson.dumps(w.court_view(code, inst, w.epoch)))\n"
         "print(h.hexdigest())\n"
     )
-    digests = {
-        subprocess.run(
+    # Both processes at once (each builds a world: the test takes one build, not two).
+    processes = [
+        subprocess.Popen(
             [sys.executable, "-c", script],
             env={**os.environ, "PYTHONHASHSEED": str(hash_seed)},
-            capture_output=True,
+            stdout=subprocess.PIPE,
             text=True,
-            check=True,
-            timeout=60,
-        ).stdout.strip()
+        )
         for hash_seed in (1, 4242)
-    }
+    ]
+    digests = set()
+    try:
+        for process in processes:
+            out, _err = process.communicate(timeout=60)
+            assert process.returncode == 0
+            digests.add(out.strip())
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     assert len(digests) == 1 and len(next(iter(digests))) == 64
 
 

@@ -19,7 +19,7 @@ BOUNDS = {
 
 @pytest.fixture(scope="module")
 def world() -> World:
-    return World.build()
+    return World.shared(7)
 
 
 @pytest.mark.parametrize("kind", ["judgement-bond", "sentence-execution"])

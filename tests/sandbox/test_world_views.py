@@ -22,7 +22,7 @@ SPEC_FIELDS = {
 
 @pytest.fixture(scope="module")
 def world() -> World:
-    return World.build()
+    return World.shared(7)
 
 
 def _ts(value: str) -> datetime:

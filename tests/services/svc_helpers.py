@@ -141,8 +141,14 @@ class VirtualTime:
     def sleeping(self, kind: str) -> int:
         return sum(1 for _t, _s, f, k in self._heap if k == kind and not f.done())
 
-    async def drive(self, workers: list[asyncio.Task[None]], limiter: Any, until: float) -> None:
+    async def drive(
+        self, workers: list[asyncio.Task[None]], limiter: Any, until: float, *, limit: float = 60.0
+    ) -> None:
+        """Move virtual time to ``until``; ``limit`` bounds the real seconds it may take."""
+        deadline = asyncio.get_running_loop().time() + limit
         while self.rig.now() < until:
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"virtual time stuck at {self.rig.now()} (wanted {until})")
             for _ in range(5):
                 await asyncio.sleep(0)
             for task in workers:

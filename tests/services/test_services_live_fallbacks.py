@@ -13,6 +13,7 @@ import pytest
 from lawsuit_tui.config import Settings
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import OperationNotAvailable
+from lawsuit_tui.services.requests import FollowPolicy
 from lawsuit_tui.services.results import Completed, ResponseArrived, StatusChanged
 
 LAWSUIT = {"code": "0000001-23.2024.8.26.0100", "instance": 1, "steps": []}
@@ -108,3 +109,44 @@ async def test_cancel_where_the_service_has_no_such_operation(live: Any) -> None
     ctx, _service = live
     with pytest.raises(OperationNotAvailable):
         await ctx.requests.cancel("req-1")
+
+
+async def test_follow_reads_past_pages_holding_only_other_requests(tmp_path: Path) -> None:
+    # A service that ignores the request_id filter (D23): page 1 holds another request's
+    # responses only; the followed request's response is on page 2.
+    others = [
+        {**response(1, False), "response_id": f"other-{n}", "request_id": "req-0"} for n in range(5)
+    ]
+    pages = {1: others, 2: [response(2, False)]}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/requests/req-1"):
+            return httpx.Response(200, json={"request_id": "req-1", "status": "completed"})
+        page = int(request.url.params["page"])
+        items = pages.get(page, [])
+        return httpx.Response(
+            200,
+            json={
+                "request_status": "completed",
+                "page": page,
+                "page_count": len(items),
+                "all_pages_count": 2,
+                "all_count": 6,
+                "page_data": items,
+            },
+        )
+
+    settings = Settings(api_key="live-key-0123456789", cache_dir=tmp_path / "cache")
+
+    async def sleep(seconds: float) -> None:
+        raise AssertionError("everything is there at the first look")
+
+    ctx = await ServiceContext.open(settings, transport=httpx.MockTransport(handler), sleep=sleep)
+    try:
+        ctx.requests.policy = FollowPolicy(page_size=5)
+        events = [e async for e in ctx.requests.follow("req-1")]
+    finally:
+        await ctx.aclose()
+    arrived = [e.response.response_id for e in events if isinstance(e, ResponseArrived)]
+    assert arrived == ["resp-2"]
+    assert isinstance(events[-1], Completed)
