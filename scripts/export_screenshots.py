@@ -111,6 +111,36 @@ async def _shots(out: Path, size: tuple[int, int]) -> list[Path]:
         await settle(pilot)
         await pilot.press("f1")
         await save("help")
+    saved.extend(await _part2_shots(out, size))
+    return saved
+
+
+async def _part2_shots(out: Path, size: tuple[int, int]) -> list[Path]:
+    """Trackings, the vault grid and a count: the scenarios of the part 2 snapshot tests,
+    each on a fresh sandbox (they build their own data)."""
+    from tests.ui.part2_fakes import Part2Sandbox
+    from tests.ui.test_part2_snapshots import (
+        count_accepted,
+        tracking_detail,
+        trackings_list,
+        vault_default,
+    )
+
+    shots = [
+        ("trackings", trackings_list),
+        ("tracking-detail", tracking_detail),
+        ("vault", vault_default),
+        ("count-result", count_accepted),
+    ]
+    saved: list[Path] = []
+    for name, scenario in shots:
+        sandbox = Part2Sandbox()
+        app = sandbox.app
+        async with app.run_test(size=size) as pilot:
+            await scenario(sandbox, pilot)
+            path = out / f"{name}.svg"
+            app.save_screenshot(filename=path.name, path=str(out))
+            saved.append(path)
     return saved
 
 

@@ -20,6 +20,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         settings,
         sandbox=bool(getattr(args, "sandbox", False)),
         read_only=bool(getattr(args, "read_only", False)),
+        # ``--webhooks`` (when the CLI offers it): start the embedded receiver once ready.
+        start_receiver=bool(getattr(args, "webhooks", False)),
     )
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

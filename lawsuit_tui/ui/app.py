@@ -70,6 +70,13 @@ App API (``self.app``, a ``LawsuitApp``)
     * ``app.copy_text(text, what)``: copy with OSC 52 and say so.
     * ``app.settings``: the Settings (download_dir, default_customer_key, ...);
       ``app.read_only``.
+    * ``app.movement_watch``: the session's ``MovementWatch`` (set before ``ServicesReady``),
+      polled by the app every ``MOVEMENT_POLL_SECONDS``; the trackings screen listens to it.
+    * ``app.toggle_receiver()`` (``app.receiver``, default F8, and the palette): start or stop
+      the embedded webhook receiver (``app.receiver`` is it, or None). Each stored delivery
+      and, when another process writes the cache, each change it stores, reaches every screen
+      as ``CacheChanged`` (``on_cache_changed(message)``; ``message.request_id`` is None when
+      anything may have changed): re-read the cache there.
 
 Tests build the app with ``LawsuitApp(settings, context_factory=...)``; ``tests/ui/harness.py``
 gives a ready factory on the in-process sandbox with a frozen clock.
@@ -101,6 +108,9 @@ if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import FollowEvent
+    from lawsuit_tui.services.webhooks import DeliverySummary
+    from lawsuit_tui.ui.widgets.part2.movement_watch import MovementWatch
+    from lawsuit_tui.webhooks.server import EmbeddedReceiver
 
 ContextFactory = Callable[[], Awaitable["ServiceContext"]]
 
@@ -122,6 +132,10 @@ class StatusSnapshot:
     cache_writable: bool = True
     cache_message: str = ""
     problem: str = ""
+    receiver: str = ""
+    """Where the embedded webhook receiver listens (``host:port``), "" when it does not."""
+    deliveries: int = 0
+    """Deliveries the embedded receiver stored this session."""
 
 
 def _goto_bindings() -> list[BindingType]:
@@ -143,6 +157,19 @@ class ServicesReady(Message):
     def __init__(self, context: ServiceContext) -> None:
         super().__init__()
         self.context = context
+
+
+class CacheChanged(Message):
+    """New data is in the cache: a webhook delivery, or what another process stored.
+
+    ``summary`` is the delivery (None when the writer process stored something unknown);
+    ``request_id`` the request it belongs to, if any.
+    """
+
+    def __init__(self, summary: DeliverySummary | None = None) -> None:
+        super().__init__()
+        self.summary = summary
+        self.request_id = summary.request_id if summary is not None else None
 
 
 class RequestFollowEvent(Message):
@@ -200,6 +227,7 @@ class LawsuitApp(App[int]):
         *_goto_bindings(),
         Binding("f1,question_mark", "help", _("Help"), id="app.help", show=True),
         Binding("ctrl+o", "follow_notice", _("Go to notice"), id="app.follow_notice", show=False),
+        Binding("f8", "toggle_receiver", _("Webhooks"), id="app.receiver", show=False),
         Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
         Binding(
             "ctrl+p",
@@ -211,6 +239,9 @@ class LawsuitApp(App[int]):
         ),
     ]
 
+    MOVEMENT_POLL_SECONDS: ClassVar[float] = 60.0
+    """How often the app looks for new tracking movements."""
+
     status_snapshot: reactive[StatusSnapshot] = reactive(StatusSnapshot, init=False)
 
     def __init__(
@@ -221,6 +252,7 @@ class LawsuitApp(App[int]):
         read_only: bool = False,
         context_factory: ContextFactory | None = None,
         remember_preferences: bool = True,
+        start_receiver: bool = False,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -234,6 +266,12 @@ class LawsuitApp(App[int]):
         self._notice_target: tuple[str, dict[str, Any]] | None = None
         self._following: set[str] = set()
         self._theme_loaded = False
+        self._theme_before_picker: str | None = None
+        self._start_receiver = start_receiver
+        self.movement_watch: MovementWatch | None = None
+        self.receiver: EmbeddedReceiver | None = None
+        self._receiver_busy = False
+        self._deliveries = 0
         for item in DESTINATIONS:
             self.add_mode(item.id, self._mode_factory(item.id))
         if settings.theme in self.available_themes:
@@ -288,6 +326,7 @@ class LawsuitApp(App[int]):
                 future.set_exception(ServicesUnavailable(describe_error(error)))
                 future.exception()  # mark retrieved: screens may never ask
             raise
+        self._start_movement_watch(context)
         self._services_context = context
         self.sandbox_mode = context.mode == "sandbox"
         self._refresh_status()
@@ -295,6 +334,113 @@ class LawsuitApp(App[int]):
         if not future.done():
             future.set_result(context)
         self.post_message(ServicesReady(context))
+        if context.store.read_only:
+            # A standalone receiver (or another window) holds the cache: show what it stores.
+            self._follow_writer(context)
+        elif self._start_receiver:
+            self.toggle_receiver()
+
+    def _start_movement_watch(self, context: ServiceContext) -> None:
+        """One watch for the session, so notices come before the trackings screen is seen."""
+        from lawsuit_tui.ui.widgets.part2.movement_watch import MovementWatch
+
+        watch = MovementWatch()
+        try:
+            # What the cache already shows is not news; a first start has an empty cache.
+            watch.remember(context.trackings.cached_list())
+        except Exception:
+            self.log.warning("the cached trackings could not be read")
+        self.movement_watch = watch
+        watch.start(self, self.MOVEMENT_POLL_SECONDS)
+
+    @work(exclusive=True, group="app.writer", exit_on_error=False)
+    async def _follow_writer(self, context: ServiceContext) -> None:
+        from lawsuit_tui.services.webhooks import follow_writer
+
+        await follow_writer(context.store, self._writer_changed)
+
+    def _writer_changed(self) -> None:
+        self._cache_changed(None)
+
+    def _cache_changed(self, summary: DeliverySummary | None) -> None:
+        for screen in list(self._all_screens()):
+            screen.post_message(CacheChanged(summary))
+
+    # --- the embedded webhook receiver ---------------------------------------------------
+
+    def action_toggle_receiver(self) -> None:
+        self.toggle_receiver()
+
+    def toggle_receiver(self) -> None:
+        """Start the embedded webhook receiver, or stop it when it runs."""
+        if self._receiver_busy:
+            return
+        self._receiver_busy = True
+        self.run_worker(
+            self._toggle_receiver(), group="app.receiver", exclusive=False, exit_on_error=False
+        )
+
+    async def _toggle_receiver(self) -> None:
+        try:
+            context = await self.context()
+            if self.receiver is not None and self.receiver.running:
+                await self.receiver.stop()
+                self._refresh_status()
+                self.notify(_("Webhook receiver stopped."), title=_("Webhooks"), timeout=4)
+                return
+            # uvicorn takes a while to import: not on the loop, not before it is wanted.
+            await asyncio.to_thread(_import_module, "lawsuit_tui.webhooks.server")
+            from lawsuit_tui.webhooks.server import EmbeddedReceiver, ReceiverUnavailable
+
+            if self.receiver is None:
+                self.receiver = EmbeddedReceiver(context.store, self.settings, self._delivered)
+            try:
+                url = await self.receiver.start()
+            except ReceiverUnavailable as error:
+                self.notify(str(error), title=_("Webhooks"), severity="warning", timeout=15)
+                return
+            self._refresh_status()
+            self.notify(
+                self._receiver_started_text(self.receiver, url),
+                title=_("Webhooks"),
+                timeout=30 if self.receiver.token_source == "generated" else 8,
+            )
+        finally:
+            self._receiver_busy = False
+
+    def _receiver_started_text(self, receiver: EmbeddedReceiver, url: str) -> str:
+        key = self.binding_key("app.receiver")
+        if receiver.token_source in ("generated", "given"):
+            # The path token is the secret: shown in full only now (it was just made or typed).
+            shown = receiver.public_url or url
+            self.copy_to_clipboard(shown)  # OSC 52: to the user's clipboard, never to a file
+            text = _("Receiving webhooks at {url} (copied)").format(url=shown)
+            if receiver.token_source == "generated":
+                text += "\n" + _(
+                    "The path token was generated and saved in the config; it is not shown again."
+                )
+        else:
+            text = _("Receiving webhooks at {url}").format(url=receiver.masked_url or "")
+            text += "\n" + _("The full URL uses the path token from the config.")
+        return text + "\n" + _("{key} stops the receiver.").format(key=key)
+
+    def _delivered(self, summary: DeliverySummary) -> None:
+        """A delivery is durable in the cache: refresh what shows it, and say so."""
+        self._deliveries += 1
+        self._refresh_status()
+        self._cache_changed(summary)
+        if not summary.new:
+            return  # a redelivery changes nothing
+        message, destination_id, params = delivery_notice(summary)
+        if destination_id is None:
+            self.notify(message, title=_("Webhooks"), timeout=6)
+            return
+        if (
+            destination_id == "requests"
+            and getattr(self.screen, "followed_request", None) == summary.request_id
+        ):
+            return  # the user is looking at that request: the screen updates itself
+        self.announce(message, destination_id, **params)
 
     def _status_changed(self, *_args: object) -> None:
         # May be called from the service's tasks; the reactive update is loop-safe.
@@ -305,6 +451,10 @@ class LawsuitApp(App[int]):
         if context is None:
             return
         status = context.status
+        receiver = self.receiver
+        listening = ""
+        if receiver is not None and receiver.running:
+            listening = f"{receiver.host}:{_port_of(receiver.url)}"
         self.status_snapshot = StatusSnapshot(
             phase="ready",
             mode=context.mode,
@@ -313,6 +463,8 @@ class LawsuitApp(App[int]):
             following=status.following,
             cache_writable=status.cache_writable,
             cache_message=status.cache_message or "",
+            receiver=listening,
+            deliveries=self._deliveries,
         )
 
     def on_services_ready(self, message: ServicesReady) -> None:
@@ -326,6 +478,11 @@ class LawsuitApp(App[int]):
             yield from stack
 
     async def on_unmount(self) -> None:
+        if self.receiver is not None and self.receiver.running:
+            try:
+                await self.receiver.stop()  # finishes the deliveries in hand
+            except Exception:
+                self.log.error("stopping the webhook receiver failed")
         if self._services_context is not None:
             try:
                 await self._services_context.aclose()
@@ -513,12 +670,46 @@ class LawsuitApp(App[int]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(_("Theme"), _("Change the colour theme"), self.action_change_theme)
+        running = self.receiver is not None and self.receiver.running
+        key = self.binding_key("app.receiver")
+        yield SystemCommand(
+            _("Stop the webhook receiver") if running else _("Start the webhook receiver"),
+            _("Deliveries of the service, stored as they arrive") + f"  ({key})",
+            self.toggle_receiver,
+        )
         yield SystemCommand(_("Help"), _("Keys of this screen"), self.action_help)
         yield SystemCommand(_("Quit"), _("Quit lawsuit-tui"), self.action_quit)
 
-    def watch_theme(self, theme: str) -> None:
-        if self._theme_loaded and self._remember and theme != self.settings.theme:
-            self._save_theme(theme)
+    def action_change_theme(self) -> None:
+        """The theme picker: a highlighted theme is previewed, only the chosen one is saved."""
+        from textual.command import CommandPalette
+
+        from lawsuit_tui.ui.commands import ThemePickerProvider
+
+        self._theme_before_picker = self.theme
+        self.push_screen(
+            CommandPalette(providers=[ThemePickerProvider], placeholder=_("Search for themes…"))
+        )
+
+    def on_command_palette_option_highlighted(self, event: Any) -> None:
+        if self._theme_before_picker is None:
+            return
+        option = event.highlighted_event.option
+        name = getattr(getattr(option, "hit", None), "text", None)
+        if isinstance(name, str) and name in self.available_themes:
+            self.theme = name  # a preview: not saved
+
+    def on_command_palette_closed(self, event: Any) -> None:
+        before, self._theme_before_picker = self._theme_before_picker, None
+        if before is not None and not event.option_selected:
+            self.theme = before  # escaped: back to the theme in force
+
+    def choose_theme(self, name: str) -> None:
+        """The user picked a theme: use it and remember it."""
+        self._theme_before_picker = None
+        self.theme = name
+        if self._remember and name != self.settings.theme:
+            self._save_theme(name)
 
     @work(thread=True, exclusive=True, group="app.preferences", exit_on_error=False)
     def _save_theme(self, theme: str) -> None:
@@ -526,3 +717,47 @@ class LawsuitApp(App[int]):
 
         save_preferences({"theme": theme})
         self.settings.theme = theme
+
+
+def _import_module(name: str) -> None:
+    import importlib
+
+    importlib.import_module(name)
+
+
+def _port_of(url: str | None) -> str:
+    if not url:
+        return ""
+    rest = url.split("://", 1)[-1]
+    host_port = rest.split("/", 1)[0]
+    return host_port.rsplit(":", 1)[-1]
+
+
+def delivery_notice(summary: DeliverySummary) -> tuple[str, str | None, dict[str, Any]]:
+    """What a new webhook delivery says, and where ``app.follow_notice`` takes the user."""
+    short = (summary.request_id or summary.reference_id or "")[:8]
+    tracking = summary.reference_type == "tracking" or summary.event_type == "tracking_response"
+    if tracking and summary.reference_id:
+        return (
+            _("Webhook: a tracking found a new movement."),
+            "trackings",
+            {"tracking_id": summary.reference_id},
+        )
+    if summary.kind == "response" and summary.request_id:
+        if summary.provisional:
+            text = _("Webhook: a cached response for request {id}.")
+        else:
+            text = _("Webhook: the court's response for request {id}.")
+        return text.format(id=short), "requests", {"request_id": summary.request_id}
+    if summary.kind == "request" and summary.request_id:
+        status = summary.status or _("updated")
+        return (
+            _("Webhook: request {id} {status}.").format(id=short, status=status),
+            "requests",
+            {"request_id": summary.request_id},
+        )
+    return (
+        _("Webhook: a {event} delivery was stored as it came.").format(event=summary.event_type),
+        None,
+        {},
+    )

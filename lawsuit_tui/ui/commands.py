@@ -72,3 +72,25 @@ class ScreenCommandsProvider(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+
+
+class ThemePickerProvider(Provider):
+    """Every theme; highlighting one previews it (the app), choosing one keeps and saves it."""
+
+    def _names(self) -> list[str]:
+        return sorted(self.app.available_themes)
+
+    def _choose(self, name: str) -> None:
+        app = cast("LawsuitApp", self.app)
+        app.choose_theme(name)
+
+    async def discover(self) -> Hits:
+        for name in self._names():
+            yield DiscoveryHit(name, partial(self._choose, name), text=name)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name in self._names():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), partial(self._choose, name), text=name)

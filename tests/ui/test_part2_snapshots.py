@@ -1,8 +1,8 @@
 """Snapshots of the trackings, vault and count screens and their main states.
 
 Real sandbox, frozen clock (times on screen come from it), steady cursor (conftest), workers
-awaited and notices cleared before each picture. Every state at 80x24; most at 120x40 too
-(the suite stays under a minute). After checking the pictures, update them with
+awaited and notices cleared before each picture. Every state at 80x24 and 120x40. After
+checking the pictures, update them with
 ``pytest tests/ui/test_part2_snapshots.py --snapshot-update``.
 """
 
@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select
 
 from lawsuit_tui.domain.bodies import CredentialItem, TrackingCreateBody
+from lawsuit_tui.ui.screens.confirm import ConfirmScreen
 from lawsuit_tui.ui.screens.count import AMOUNT_RANGE, CountScreen
 from lawsuit_tui.ui.screens.trackings import TrackingsScreen
 from lawsuit_tui.ui.screens.vault import VaultScreen
@@ -202,8 +203,19 @@ async def count_accepted(sandbox: Part2Sandbox, pilot: Pilot[Any]) -> None:
     await finish(pilot)
 
 
+async def tracking_delete_confirm(sandbox: Part2Sandbox, pilot: Pilot[Any]) -> None:
+    await trackings_list(sandbox, pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, TrackingsScreen)
+    screen.table.focus()
+    await pilot.press("d")  # a destructive question: "Keep"/"No" has the focus
+    await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+    await finish(pilot)
+
+
 CASES: list[tuple[str, Scenario, tuple[int, int]]] = [
     ("trackings_empty", trackings_empty, SMALL),
+    ("trackings_empty", trackings_empty, LARGE),
     ("trackings_list", trackings_list, SMALL),
     ("trackings_list", trackings_list, LARGE),
     ("tracking_detail", tracking_detail, SMALL),
@@ -211,11 +223,15 @@ CASES: list[tuple[str, Scenario, tuple[int, int]]] = [
     ("tracking_form_errors", tracking_form_errors, SMALL),
     ("tracking_form_errors", tracking_form_errors, LARGE),
     ("tracking_conflict", tracking_conflict, SMALL),
+    ("tracking_conflict", tracking_conflict, LARGE),
+    ("tracking_delete_confirm", tracking_delete_confirm, SMALL),
+    ("tracking_delete_confirm", tracking_delete_confirm, LARGE),
     ("vault_default", vault_default, SMALL),
     ("vault_default", vault_default, LARGE),
     ("vault_named_key", vault_named_key, SMALL),
     ("vault_named_key", vault_named_key, LARGE),
     ("vault_registered", vault_registered, SMALL),
+    ("vault_registered", vault_registered, LARGE),
     ("count_rejected", count_rejected, SMALL),
     ("count_rejected", count_rejected, LARGE),
     ("count_accepted", count_accepted, SMALL),

@@ -58,22 +58,24 @@ def test_building_the_app_loads_no_service_sandbox_or_http_module() -> None:
 
 
 def _all_bindings() -> list[Binding]:
-    from lawsuit_tui.ui.screens import lawsuit, request_form, requests, responses
+    """Every binding of every class in lawsuit_tui.ui (screens, widgets, part 2)."""
+    import importlib
+    import inspect
+    import pkgutil
 
-    classes: list[Any] = [
-        LawsuitApp,
-        LookupScreen,
-        requests.RequestsScreen,
-        responses.ResponsesScreen,
-        lawsuit.LawsuitTreeScreen,
-        request_form.RequestFormScreen,
-        HelpScreen,
-    ]
-    found = []
-    for cls in classes:
-        for binding in cls.BINDINGS:
-            assert isinstance(binding, Binding)
-            found.append(binding)
+    import lawsuit_tui.ui as ui_package
+
+    found: list[Binding] = []
+    for module_info in pkgutil.walk_packages(ui_package.__path__, "lawsuit_tui.ui."):
+        module = importlib.import_module(module_info.name)
+        for _name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            for binding in cls.__dict__.get("BINDINGS", []):
+                assert isinstance(binding, Binding), (cls, binding)
+                found.append(binding)
+    ids = {binding.id for binding in found}
+    assert {"trackings.new", "vault.register", "count.submit", "app.receiver"} <= ids
     return found
 
 
@@ -159,7 +161,7 @@ async def test_theme_is_applied_and_remembered(theme: str, isolated_config: Any)
     harness.app._remember = True
     async with harness.app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        harness.app.theme = theme
+        harness.app.choose_theme(theme)  # what picking it in the theme picker does
         await wait_for(lambda: isolated_config.exists(), pilot.pause)
         await settle(pilot)
     assert read_config_file(isolated_config)["theme"] == theme

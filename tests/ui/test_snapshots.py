@@ -193,3 +193,27 @@ def test_help_screen(snap_compare: Any, size: tuple[int, int]) -> None:
         await pilot.press("question_mark")
 
     assert snap(snap_compare, size, steps)
+
+
+class _ListeningReceiver:
+    """Stands for a running embedded receiver: a fixed port keeps the picture stable."""
+
+    running = True
+    host = "127.0.0.1"
+    url = "http://127.0.0.1:8080/0123456789abcdef"
+
+    async def stop(self) -> None:
+        self.running = False
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_receiver_running_in_the_status_line(snap_compare: Any, size: tuple[int, int]) -> None:
+    async def steps(pilot: Any, harness: Harness) -> None:
+        await pilot.press("f3")
+        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
+        await settle(pilot)
+        pilot.app.receiver = _ListeningReceiver()
+        pilot.app._deliveries = 3
+        pilot.app._refresh_status()
+
+    assert snap(snap_compare, size, steps)

@@ -1,4 +1,8 @@
-"""A yes/no question in a modal; dismissed with True (yes) or False."""
+"""A yes/no question in a modal; dismissed with True (yes) or False.
+
+A destructive question (delete, cancel) starts with "No" focused, so that an Enter typed
+by habit, or one meant for the screen below, keeps what it was about.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +24,17 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y", "answer(True)", _("Yes"), id="confirm.yes"),
     ]
 
-    def __init__(self, title: str, question: str, *, yes: str = "", no: str = "") -> None:
+    def __init__(
+        self,
+        title: str,
+        question: str,
+        *,
+        yes: str = "",
+        no: str = "",
+        destructive: bool = False,
+    ) -> None:
         super().__init__()
+        self.destructive = destructive
         self._title = title
         self._question = question
         self._yes = yes or _("Yes")
@@ -32,11 +45,15 @@ class ConfirmScreen(ModalScreen[bool]):
             box.border_title = self._title
             yield Static(self._question, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self._yes + " (y)", id="yes", variant="primary")
+                yield Button(
+                    self._yes + " (y)",
+                    id="yes",
+                    variant="error" if self.destructive else "primary",
+                )
                 yield Button(self._no + " (n)", id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#no" if self.destructive else "#yes", Button).focus()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -12,7 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from lawsuit_tui.domain.formatting import format_datetime, format_document, format_int
+from lawsuit_tui.domain.formatting import (
+    format_date,
+    format_datetime,
+    format_document,
+    format_int,
+)
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.confirm import ConfirmScreen
@@ -22,7 +28,7 @@ from lawsuit_tui.ui.widgets.paged_table import PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.app import RequestFollowEvent
+    from lawsuit_tui.ui.app import CacheChanged, RequestFollowEvent
 
 PAGE_SIZE = 50
 
@@ -57,15 +63,19 @@ def search_text(record: RequestRecord) -> str:
     return f"{label} {shown}".strip()
 
 
-def request_row(record: RequestRecord) -> Sequence[str | Text]:
+def request_row(record: RequestRecord, *, date_only: bool = False) -> Sequence[str | Text]:
     origin = "" if str(record.origin or "api") == "api" else f" ({record.origin})"
     return (
         status_text(record.status),
         search_text(record) + origin,
         str(record.search.response_type or "") if record.search else "",
-        format_datetime(record.created_at),
+        format_date(record.created_at) if date_only else format_datetime(record.created_at),
         format_int(record.responses_count or 0),
     )
+
+
+NARROW_BELOW = 100
+"""Narrower terminals show the creation date without the time: a CNJ number fits whole."""
 
 
 def _count_text(shown: int, total: int) -> str:
@@ -106,15 +116,16 @@ class RequestsScreen(LawsuitScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static(_("Loading the requests…"), id="requests-title")
+        narrow = self.app.size.width < NARROW_BELOW
         yield PagedTable(
             [
-                ("status", _("Status"), 12),
+                ("status", _("Status"), 11),
                 ("search", _("Search"), None),
                 ("type", _("Type"), 9),
-                ("created", _("Created"), 16),
+                ("created", _("Created"), 10 if narrow else 16),
                 ("responses", _("Resp."), 5),
             ],
-            request_row,
+            partial(request_row, date_only=narrow),
             request_key,
             id="requests",
         )
@@ -219,6 +230,26 @@ class RequestsScreen(LawsuitScreen):
         else:
             self._show()
 
+    def on_cache_changed(self, message: CacheChanged) -> None:
+        """A webhook delivery (or the writer process) stored something: read the cache."""
+        self._reload_cache()
+
+    @work(exclusive=True, group="requests.reload", exit_on_error=False)
+    async def _reload_cache(self) -> None:
+        context = await self.services()
+        cached = await asyncio.to_thread(context.requests.cached_list)
+        known = {record.request_id: record for record in self.records}
+        changed = [record for record in cached if known.get(record.request_id) != record]
+        if not changed:
+            return
+        listed = all(record.request_id in known for record in changed)
+        self._merge(changed)
+        if listed:
+            for record in changed:
+                self.table.update_item(record)
+        else:
+            self._show()
+
     # --- acting on a request -------------------------------------------------------------
 
     @on(DataTable.RowSelected, "#requests")
@@ -297,7 +328,9 @@ def confirm_cancel(screen: LawsuitScreen, record: RequestRecord) -> None:
                 exit_on_error=False,
             )
 
-    screen.app.push_screen(ConfirmScreen(title, question, yes=yes, no=_("Keep")), answered)
+    screen.app.push_screen(
+        ConfirmScreen(title, question, yes=yes, no=_("Keep"), destructive=True), answered
+    )
 
 
 async def _cancel(screen: LawsuitScreen, request_id: str) -> None:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.app import RequestFollowEvent
+    from lawsuit_tui.ui.app import CacheChanged, RequestFollowEvent
 
 
 class Change(Protocol):
@@ -197,9 +197,10 @@ class ResponsesScreen(LawsuitScreen):
         yield Static(_("Loading the request…"), id="request-summary")
         yield PagedTable(
             [
-                ("n", "#", 4),
-                ("kind", _("Kind"), 12),
-                ("about", _("About"), -2),
+                ("n", "#", 3),
+                # "◌ provisional" whole; a CNJ number (25) whole in About at 80 columns
+                ("kind", _("Kind"), 13),
+                ("about", _("About"), -3),
                 ("news", _("What changed"), None),
                 ("received", _("Received"), 16),
             ],
@@ -390,6 +391,30 @@ class ResponsesScreen(LawsuitScreen):
                 self._confirm_unreplaced()
         self._show_summary()
         self._show_detail()
+
+    def on_cache_changed(self, message: CacheChanged) -> None:
+        """A webhook delivery (or the writer process) stored something: read the cache."""
+        if message.request_id in (None, self.request_id):
+            self._reload_cache()
+
+    @work(exclusive=True, group="responses.reload", exit_on_error=False)
+    async def _reload_cache(self) -> None:
+        context = await self.services()
+        records = await asyncio.to_thread(context.requests.cached_list)
+        for cached in records:
+            if cached.request_id == self.request_id:
+                self.record = cached
+        responses = await asyncio.to_thread(context.requests.cached_responses, self.request_id)
+        before = len(self.rows)
+        self._add_responses(responses)
+        if self.record is not None and str(self.record.status) in ("completed", "cancelled"):
+            self.completed = True
+            self._confirm_unreplaced()
+        if len(self.rows) > before:
+            await self._recall_changes(context)
+            self._show()
+        else:
+            self._show_summary()
 
     # --- actions -------------------------------------------------------------------------
 

@@ -320,6 +320,17 @@ class TrackingsScreen(LawsuitScreen):
         self.records[:0] = added
         self._apply_filters()
 
+    def on_cache_changed(self, message: object) -> None:
+        """A webhook delivery (or the writer process) stored something: read the cache."""
+        summary = getattr(message, "summary", None)
+        if summary is None or getattr(summary, "reference_type", None) == "tracking":
+            self._reload_cache()
+
+    @work(exclusive=True, group="trackings.reload", exit_on_error=False)
+    async def _reload_cache(self) -> None:
+        context = await self.services()
+        self.replace_records(context.trackings.cached_list())
+
     # --- loading ------------------------------------------------------------------------
 
     @work(exclusive=True, group="trackings.load", exit_on_error=False)
@@ -469,6 +480,7 @@ class TrackingsScreen(LawsuitScreen):
                     "readable; this cannot be undone."
                 ).format(search=search_label(record)),
                 yes=_("Delete"),
+                destructive=True,
             ),
             answered,
         )

@@ -403,6 +403,7 @@ class VaultScreen(LawsuitScreen):
                     "lawsuits will need another credential."
                 ).format(system=name, key=key),
                 yes=_("Delete"),
+                destructive=True,
             ),
             answered,
         )

@@ -75,16 +75,35 @@ class StatusLine(Static):
         self.watch(self.app, "status_snapshot", self._show, init=True)
 
     def _show(self, snapshot: StatusSnapshot) -> None:
-        self.update(render_status(snapshot))
+        self.update(render_status(snapshot, self._room()))
+
+    def _room(self) -> int | None:
+        width = self.content_size.width or self.app.size.width - 2
+        return width if width > 0 else None
+
+    def on_resize(self) -> None:
+        app: LawsuitApp = self.app  # type: ignore[assignment]
+        self._show(app.status_snapshot)
 
     def refresh_status(self) -> None:
         app: LawsuitApp = self.app  # type: ignore[assignment]
         self._show(app.status_snapshot)
 
 
-def render_status(snapshot: StatusSnapshot) -> Text:
+def render_status(snapshot: StatusSnapshot, width: int | None = None) -> Text:
+    """The status line; when the wide form does not fit ``width``, closer separators, then
+    the usual states left out (no request followed, a writable cache)."""
+    text = _render_status(snapshot, "  ·  ")
+    if width is not None and text.cell_len > width:
+        text = _render_status(snapshot, " · ")
+    if width is not None and text.cell_len > width:
+        text = _render_status(snapshot, " · ", brief=True)
+    return text
+
+
+def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = False) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    sep = ("  ·  ", "dim")
+    sep = (separator, "dim")
     if snapshot.phase == "starting":
         text.append(_("Starting the service and the cache…"))
         return text
@@ -105,16 +124,26 @@ def render_status(snapshot: StatusSnapshot) -> Text:
         )
     else:
         text.append(_("rate –"))
-    text.append(*sep)
-    text.append(
-        ngettext("following {n} request", "following {n} requests", snapshot.following).format(
-            n=snapshot.following
+    if not (brief and not snapshot.following):
+        text.append(*sep)
+        text.append(
+            ngettext("following {n} request", "following {n} requests", snapshot.following).format(
+                n=snapshot.following
+            )
         )
-    )
-    text.append(*sep)
+    if snapshot.receiver:
+        text.append(*sep)
+        text.append(
+            _("webhooks on :{port}").format(port=snapshot.receiver.rsplit(":", 1)[-1]), "bold"
+        )
+        if snapshot.deliveries:
+            text.append(f" ({format_int(snapshot.deliveries)})")
     if snapshot.cache_writable:
-        text.append(_("cache writable"))
+        if not brief:
+            text.append(*sep)
+            text.append(_("cache writable"))
     else:
+        text.append(*sep)
         text.append(_("cache read-only"), "bold")
         if snapshot.cache_message:
             text.append(f" ({snapshot.cache_message})")

@@ -288,6 +288,7 @@ class TrackingDetailScreen(LawsuitScreen):
                     "readable; this cannot be undone."
                 ).format(search=search_label(self.record)),
                 yes=_("Delete"),
+                destructive=True,
             ),
             answered,
         )
