@@ -140,6 +140,12 @@ def _add_tui_options(parser: argparse.ArgumentParser, default: object) -> None:
         default=default,
         help=_("open the local cache read-only"),
     )
+    parser.add_argument(
+        "--webhooks",
+        action="store_true",
+        default=default,
+        help=_("start the webhook receiver inside the app (F8 starts and stops it too)"),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -337,29 +343,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _config_file(environ: Mapping[str, str]) -> Path:
-    # Mirrors lawsuit_tui.config.config_path without importing pydantic (tested equal).
-    override = environ.get("LAWSUIT_TUI_CONFIG")
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
+    # The same rule as lawsuit_tui.config.config_path, without importing pydantic (tested equal).
+    from lawsuit_tui.preferences import config_file
 
-    return Path(platformdirs.user_config_dir(PROG, appauthor=False)) / "config.toml"
+    return config_file(environ)
 
 
 def peek_language(environ: Mapping[str, str] | None = None) -> str:
     """The language for --help, before settings are loaded: env, then the file, then LANG."""
-    env = os.environ if environ is None else environ
-    configured = env.get("LAWSUIT_TUI_LANGUAGE")
-    if not configured:
-        try:
-            import tomllib
+    from lawsuit_tui.preferences import read_preferences
 
-            with _config_file(env).open("rb") as handle:
-                value = tomllib.load(handle).get("language")
-            configured = value if isinstance(value, str) else None
-        except (OSError, ValueError):
-            configured = None  # the real error is reported once settings load
-    return detect_language(configured, env)
+    env = os.environ if environ is None else environ
+    return detect_language(read_preferences(env).language, env)
 
 
 def _error(message: str) -> None:
@@ -390,11 +385,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     command: str = args.command
     module_name = f"lawsuit_tui.commands.{command}"
-    loaded = _load_settings(args)
-    if isinstance(loaded, int):
-        return loaded
-    settings = loaded
-    set_language(detect_language(settings.language))
+    settings: Settings | None = None
+    if command != "tui":
+        # The TUI draws its first frame before pydantic is even imported: it loads and checks
+        # the settings itself right after (lawsuit_tui/preferences.py says why).
+        loaded = _load_settings(args)
+        if isinstance(loaded, int):
+            return loaded
+        settings = loaded
+        set_language(detect_language(settings.language))
 
     try:
         module = importlib.import_module(module_name)

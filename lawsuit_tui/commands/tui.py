@@ -13,14 +13,16 @@ if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings | None) -> int:
+    """The CLI passes no settings (see lawsuit_tui/preferences.py): the app loads them itself."""
+    from lawsuit_tui.preferences import read_preferences
     from lawsuit_tui.ui.app import LawsuitApp
 
     app = LawsuitApp(
-        settings,
+        settings if settings is not None else read_preferences(),
         sandbox=bool(getattr(args, "sandbox", False)),
         read_only=bool(getattr(args, "read_only", False)),
-        # ``--webhooks`` (when the CLI offers it): start the embedded receiver once ready.
+        # ``--webhooks``: start the embedded receiver once the services are ready.
         start_receiver=bool(getattr(args, "webhooks", False)),
     )
     result = app.run()

@@ -97,6 +97,7 @@ from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
 from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.navigation import DESTINATIONS, HOME, destination
 from lawsuit_tui.ui.styles import STYLES
@@ -246,7 +247,7 @@ class LawsuitApp(App[int]):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: Settings | Preferences,
         *,
         sandbox: bool = False,
         read_only: bool = False,
@@ -255,7 +256,10 @@ class LawsuitApp(App[int]):
         start_receiver: bool = False,
     ) -> None:
         super().__init__()
-        self.settings = settings
+        # From the CLI the app gets only the Preferences (no pydantic before the first frame);
+        # the validated Settings load in the services worker, or on first use of ``settings``.
+        self._settings: Settings | None = None if isinstance(settings, Preferences) else settings
+        self.preferences = settings if isinstance(settings, Preferences) else None
         self.read_only = read_only
         self.force_sandbox = sandbox
         self.sandbox_mode = sandbox or settings.mode == "sandbox"
@@ -277,15 +281,35 @@ class LawsuitApp(App[int]):
         if settings.theme in self.available_themes:
             self.theme = settings.theme
 
+    @property
+    def settings(self) -> Settings:
+        """The validated settings (loaded on first use when the app started from Preferences)."""
+        if self._settings is None:
+            from lawsuit_tui.config import load_settings
+
+            self._settings = load_settings()
+        return self._settings
+
     # --- startup ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.settings.keymap:
-            self.set_keymap(dict(self.settings.keymap))
+        source = self.preferences if self._settings is None else self._settings
+        if source is not None and source.keymap:
+            self.set_keymap(dict(source.keymap))
         self.switch_mode(HOME)
         self._theme_loaded = True
         # The first frame never waits for the sandbox, the cache or their imports.
         self.call_after_refresh(self._open_services)
+
+    async def _load_settings(self) -> None:
+        """Validate the configuration; a broken one ends the app as the other commands do."""
+        from lawsuit_tui.config import ConfigError, load_settings
+
+        try:
+            self._settings = await asyncio.to_thread(load_settings)
+        except ConfigError as error:
+            self.exit(return_code=2, message=f"lawsuit-tui: {error}")
+            raise
 
     def _mode_factory(self, destination_id: str) -> Callable[[], Screen[Any]]:
         def build() -> Screen[Any]:
@@ -314,6 +338,8 @@ class LawsuitApp(App[int]):
                 # The service layer, httpx and the sandbox (FastAPI) take most of a second to
                 # import: do it in a thread, so that keys typed meanwhile are not held up.
                 await asyncio.to_thread(_preload_services, self.sandbox_mode)
+                if self._settings is None:
+                    await self._load_settings()
                 from lawsuit_tui.services.context import ServiceContext
 
                 settings = self.settings

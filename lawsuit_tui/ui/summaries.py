@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lawsuit_tui.domain.enums import Side
 from lawsuit_tui.domain.formatting import format_document
 
 if TYPE_CHECKING:
@@ -32,6 +31,9 @@ def party_name(party: Party) -> str:
 def lawsuit_parties(lawsuit: Lawsuit) -> str:
     """ "First active x first passive (+n)"."""
     parties = lawsuit.parties or []
+    # Imported here: domain.enums pulls in pydantic, which the first frame does without.
+    from lawsuit_tui.domain.enums import Side
+
     active = [p for p in parties if p.side == Side.ACTIVE]
     passive = [p for p in parties if p.side == Side.PASSIVE]
     if not active and not passive:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -167,3 +168,22 @@ async def test_theme_is_applied_and_remembered(theme: str, isolated_config: Any)
     assert read_config_file(isolated_config)["theme"] == theme
     again = LawsuitApp(load_settings(), remember_preferences=False)
     assert again.theme == theme
+
+
+def _write_config(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+async def test_a_broken_config_ends_the_app_with_code_2(isolated_config: Path) -> None:
+    """Started from Preferences (as the CLI does), the app validates the config after its
+    first frame and, like every other command, exits 2 naming the problem."""
+    from lawsuit_tui.preferences import read_preferences
+    from lawsuit_tui.ui.app import LawsuitApp
+
+    _write_config(isolated_config, '[rate_limit]\ncalls = "many"\n')
+    app = LawsuitApp(read_preferences(), remember_preferences=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.return_code == 2

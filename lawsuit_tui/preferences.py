@@ -1,0 +1,75 @@
+"""What the TUI needs for its first frame, read without pydantic.
+
+Importing pydantic and validating the settings costs about 200 ms, a third of a first frame on
+these machines (docs/performance.md). The first frame only needs the theme, the keymap, the
+language and whether an API key is set, so those are read here from the environment and the TOML
+file with the standard library. The full, validated :class:`lawsuit_tui.config.Settings` load
+after the first frame, and a bad config file is reported then (exit code 2), exactly as the
+other commands report it before they start.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+APP_NAME = "lawsuit-tui"
+ENV_PREFIX = "LAWSUIT_TUI_"
+CONFIG_ENV_VAR = "LAWSUIT_TUI_CONFIG"
+DEFAULT_THEME = "textual-dark"
+
+
+def config_file(environ: Mapping[str, str] | None = None) -> Path:
+    """The TOML file: ``$LAWSUIT_TUI_CONFIG`` if set, else the platform's config dir."""
+    env = os.environ if environ is None else environ
+    override = env.get(CONFIG_ENV_VAR)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, ValueError):
+        return {}  # the real error is reported once the full settings load
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """The part of the configuration the first frame needs. Never raises, never validates."""
+
+    theme: str = DEFAULT_THEME
+    language: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    has_api_key: bool = False
+
+    @property
+    def mode(self) -> str:
+        return "live" if self.has_api_key else "sandbox"
+
+
+def read_preferences(environ: Mapping[str, str] | None = None) -> Preferences:
+    """Environment over the config file over defaults, as :mod:`lawsuit_tui.config` does."""
+    env = os.environ if environ is None else environ
+    data = _read_file(config_file(env))
+
+    def pick(name: str) -> object:
+        return env.get(ENV_PREFIX + name.upper()) or data.get(name)
+
+    theme = pick("theme")
+    language = pick("language")
+    keymap = data.get("keymap")
+    return Preferences(
+        theme=theme if isinstance(theme, str) and theme else DEFAULT_THEME,
+        language=language if isinstance(language, str) and language else None,
+        keymap={str(k): str(v) for k, v in keymap.items()} if isinstance(keymap, dict) else {},
+        has_api_key=bool(pick("api_key")),
+    )
