@@ -18,8 +18,11 @@ def available() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    names = [a for a in argv if not a.startswith("-")] or available()
-    extra = [a for a in argv if a.startswith("-")]
+    # Names come first; everything from the first option on goes to the benchmarks, so that
+    # `python -m bench tui --runs 9` passes "9" along instead of taking it for a name.
+    first_option = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+    names = argv[:first_option] or available()
+    extra = argv[first_option:]
     unknown = [n for n in names if n not in available()]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(available())}")
