@@ -9,6 +9,7 @@ under the policy of :mod:`lawsuit_tui.api.retry`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 import time
@@ -437,6 +438,45 @@ class ApiClient:
         """POST {requests_url}/lawsuits with the configured bearer token (D40)."""
         body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
         return await self._call("lookup_bearer", self._model(LookupAnswer), body=body.to_wire())
+
+    async def lookup_with_raw(
+        self, search_type: str, search_key: str, *, bearer: bool = False
+    ) -> tuple[LookupAnswer, list[dict[str, Any]]]:
+        """``lookup`` (or ``lookup_bearer``) plus each lawsuit as the dict received, in the
+        same order as ``answer.lawsuits``: the cache keeps what the service sent without
+        dumping the models back to JSON (seconds for a lawsuit of 10,000 steps)."""
+        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
+        route = "lookup_bearer" if bearer else "lookup"
+        received: list[bytes] = []
+
+        def parse(response: httpx.Response) -> Any:
+            received[:] = [response.content]
+            return orjson.loads(response.content)
+
+        data = await self._call(route, parse, body=body.to_wire())
+
+        def build() -> tuple[LookupAnswer, list[dict[str, Any]]]:
+            answer = LookupAnswer.model_validate(data)
+            items = data.get("lawsuits") if isinstance(data, dict) else None
+            raw = [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
+            if len(raw) != len(answer.lawsuits):  # not one dict per model: trust the models
+                raw = [lawsuit.to_json_dict() for lawsuit in answer.lawsuits]
+            return answer, raw
+
+        # Validating a lawsuit of 10,000 steps takes a few hundred ms: not on the event loop.
+        try:
+            return await asyncio.to_thread(build)
+        except (ValidationError, ValueError, TypeError) as exc:
+            raise MalformedResponse(
+                200,
+                message=_("the answer does not match the interface: {problem}").format(
+                    problem=str(exc).splitlines()[0][:200]
+                ),
+                body_excerpt=(received[0] if received else b"")[:200].decode(
+                    "utf-8", errors="replace"
+                ),
+                route=ROUTES[route].label,
+            ) from exc
 
     # --- requests ---------------------------------------------------------------------------
 

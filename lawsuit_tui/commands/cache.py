@@ -12,12 +12,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.store import CacheError, CacheLocked, Store
 
 
 class _Settings(Protocol):
     @property
     def cache_dir(self) -> Path: ...
+
+    @property
+    def mode(self) -> str: ...
 
 
 def _human(size: int) -> str:
@@ -84,7 +88,7 @@ def _verify(directory: Path) -> int:
 
 
 def run(args: argparse.Namespace, settings: _Settings) -> int:
-    directory = Path(settings.cache_dir)
+    directory = cache_path(settings)
     command = getattr(args, "cache_command", None) or "stats"
     try:
         if command == "path":

@@ -23,6 +23,7 @@ import orjson
 from lawsuit_tui.config import Settings
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.headless import EXIT_OK, EXIT_REFUSED, error_line
+from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.store import CacheError, Store
 
 REQUEST_COLUMNS = (
@@ -191,7 +192,7 @@ def write_out(path: Path, data: bytes) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     table: str = getattr(args, "table", None) or args.what
     request_id: str | None = args.request_id
-    cache_dir = settings.cache_dir
+    cache_dir = cache_path(settings)
     data = render(table, [], args.format)
     if cache_dir.exists() and any(cache_dir.iterdir()):
         try:

@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.services.paths import cache_path
 
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
@@ -58,16 +59,15 @@ async def serve(
         for s in (settings.api_key, settings.bearer_token)
         if s is not None and s.get_secret_value()
     ]
+    directory = cache_path(settings)
     try:
-        store = await asyncio.to_thread(Store.open, settings.cache_dir, secrets=secrets)
+        store = await asyncio.to_thread(Store.open, directory, secrets=secrets)
     except CacheLocked as exc:
         _err(str(exc))
         _err(_("The webhook receiver needs to write to the cache; it was not started."))
         return 1
     except (CacheError, OSError) as exc:
-        _err(
-            _("Cannot open the cache at {path}: {error}").format(path=settings.cache_dir, error=exc)
-        )
+        _err(_("Cannot open the cache at {path}: {error}").format(path=directory, error=exc))
         return 1
     app: Receiver | None = None
     try:

@@ -51,8 +51,13 @@ def create_app(
     callback_url: str | None = None,
     webhook_transport: httpx.AsyncBaseTransport | None = None,
     world: World | None = None,
+    id_salt: str | None = None,
 ) -> FastAPI:
-    """The sandbox app. ``api_keys`` items are ``KEY`` or ``KEY:no-miner,no-vault``."""
+    """The sandbox app. ``api_keys`` items are ``KEY`` or ``KEY:no-miner,no-vault``.
+
+    ``id_salt``: mixed into the ids of what the run creates (requests, responses...), so
+    two runs with the same seed do not reuse them; None (the default) keeps them a function
+    of the seed alone."""
     state = SandboxState(
         seed=seed,
         keys=parse_keys(api_keys or (DEFAULT_API_KEY,)),
@@ -61,6 +66,7 @@ def create_app(
         callback_url=callback_url,
         webhook_transport=webhook_transport,
         world=world,
+        id_salt=id_salt,
     )
 
     @asynccontextmanager

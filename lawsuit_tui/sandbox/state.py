@@ -94,11 +94,12 @@ class SandboxState:
         callback_url: str | None = None,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         world: World | None = None,
+        id_salt: str | None = None,
     ) -> None:
         self.seed = seed
         self.keys: dict[str, KeyConfig] = dict(keys)
         self.clock = clock
-        self.ids = IdGenerator(seed)
+        self.ids = IdGenerator(seed, id_salt)
         self.tokens = TokenStore(clock)
         self.limiter = SlidingWindowLimiter(clock, *rate_limit)
         self.stats = Stats()

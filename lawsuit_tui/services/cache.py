@@ -57,6 +57,19 @@ class Cache:
             lambda: self.store.upsert_lawsuit(lawsuit, provisional=provisional, source=source)
         )
 
+    async def upsert_lawsuits(
+        self,
+        items: Iterable[tuple[dict[str, Any], bool, str]],
+        *,
+        meta: dict[str, object] | None = None,
+    ) -> list[LawsuitChange]:
+        """Store ``(lawsuit, provisional, source)`` items and the ``meta`` values in one
+        durable batch (one LawsuitChange per item, in order); nothing when read-only."""
+        rows = list(items)
+        if not self.writable or not (rows or meta):
+            return []
+        return await asyncio.to_thread(lambda: self.store.upsert_lawsuits(rows, meta=meta))
+
     async def upsert_trackings(self, records: Iterable[dict[str, Any]]) -> None:
         await self._write(self.store.upsert_trackings, list(records), default=None)
 

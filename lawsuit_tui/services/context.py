@@ -2,7 +2,10 @@
 
 The TUI and the headless commands both start with ``await ServiceContext.open(settings)``.
 Without an API key the sandbox runs in this process (over ``httpx.ASGITransport``); it is
-imported here, lazily, so importing the services never loads FastAPI.
+imported here, lazily, so importing the services never loads FastAPI, and built (world
+included) in a worker thread, so the event loop keeps serving keys meanwhile. Each run of
+the sandbox gets its own id salt, so a kept cache never takes a new request for an old one,
+and the sandbox's cache is ``cache_dir/"sandbox"`` (see paths.py), apart from live data.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -21,6 +25,7 @@ from lawsuit_tui.services.count import CountService
 from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
+from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.services.requests import FollowPolicy, RequestService
 from lawsuit_tui.services.status import ContextStatus, StatusHub
 from lawsuit_tui.services.sync import SyncService
@@ -31,7 +36,7 @@ from lawsuit_tui.store import CacheLocked, Store
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
-__all__ = ["SANDBOX_ROOT", "ContextStatus", "ServiceContext"]
+__all__ = ["SANDBOX_ROOT", "ContextStatus", "ServiceContext", "cache_path"]
 
 # The in-process sandbox answers any host; this one only names it in URLs and logs.
 SANDBOX_ROOT = "http://sandbox.local"
@@ -105,12 +110,16 @@ class ServiceContext:
         now: Callable[[], datetime] | None = None,
         limiter: RateLimiter | None = None,
         follow_policy: FollowPolicy | None = None,
+        sandbox_id_salt: str | None = None,
     ) -> ServiceContext:
         """Open the client and the cache for ``settings``.
 
         Without an API key (sandbox mode) and without ``transport``, the sandbox is built
-        here with ``settings.sandbox``. A cache held by another process is opened read-only,
-        and ``status.cache_message`` says so.
+        here (in a worker thread) with ``settings.sandbox``, its ids salted for this run
+        (``sandbox_id_salt``, random when None) so that they never repeat those of an
+        earlier run. In sandbox mode the cache is ``cache_path(settings)``: the "sandbox"
+        directory inside ``settings.cache_dir``, apart from live data. A cache held by
+        another process is opened read-only, and ``status.cache_message`` says so.
         """
         mode = settings.mode
         sandbox_app: Any = None
@@ -120,7 +129,14 @@ class ServiceContext:
             sandbox_root = SANDBOX_ROOT
             api_key = settings.sandbox.api_key
             if transport is None:
-                sandbox_app = build_sandbox(settings)
+                # Building the world takes most of a second (2 s under load): not on the loop.
+                # Nothing in it needs the loop (the app's tasks start with its lifespan).
+                if sandbox_id_salt is None:
+                    sandbox_app = await asyncio.to_thread(build_sandbox, settings)
+                else:
+                    sandbox_app = await asyncio.to_thread(
+                        lambda: build_sandbox(settings, id_salt=sandbox_id_salt)
+                    )
                 transport = httpx.ASGITransport(app=sandbox_app)
                 if follow_policy is None:
                     # The sandbox's time runs ``speed`` times real time: poll as often.
@@ -143,13 +159,14 @@ class ServiceContext:
         owns_store = store is None
         if store is None:
             secrets = [s for s in (config.api_key, config.bearer_token) if s and mode == "live"]
+            directory = cache_path(settings)
             try:
                 store = await asyncio.to_thread(
-                    Store.open, settings.cache_dir, read_only=read_only, secrets=secrets
+                    Store.open, directory, read_only=read_only, secrets=secrets
                 )
             except CacheLocked as exc:
                 store = await asyncio.to_thread(
-                    Store.open, settings.cache_dir, read_only=True, secrets=secrets
+                    Store.open, directory, read_only=True, secrets=secrets
                 )
                 cache_message = str(exc)
         return cls(
@@ -226,13 +243,22 @@ class ServiceContext:
         await self._sandbox_call("POST", "clock", {"advance_seconds": seconds})
 
 
-def build_sandbox(settings: Settings) -> Any:
-    """The in-process sandbox for ``settings`` (FastAPI is imported only here)."""
-    from lawsuit_tui.sandbox.app import create_app
+def build_sandbox(settings: Settings, *, id_salt: str | None = None) -> Any:
+    """The in-process sandbox for ``settings`` (FastAPI is imported only here).
+
+    ``id_salt``: see ``create_app``; None draws a random one, so each run's ids are its own.
+    Runs in a worker thread (ServiceContext.open): it must not need the event loop.
+    """
+    from lawsuit_tui.sandbox.app import create_app, sandbox_state
     from lawsuit_tui.sandbox.clock import SandboxClock
 
-    return create_app(
+    app = create_app(
         seed=settings.sandbox.seed,
         api_keys=(settings.sandbox.api_key,),
         clock=SandboxClock(speed=settings.sandbox.speed),
+        id_salt=id_salt if id_salt is not None else token_hex(8),
     )
+    # The world is built on first use, which would be the app's first call (the lookup
+    # screen asks for samples at once), on the event loop: build it here, in the thread.
+    _ = sandbox_state(app).world
+    return app

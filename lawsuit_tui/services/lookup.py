@@ -31,24 +31,21 @@ class LookupService:
         The lookup answers from the service's stored data, so its lawsuits are kept as
         provisional: a definitive version from a request is never replaced by them.
         """
-        api = self._d.api
-        call = api.lookup_bearer if bearer else api.lookup
-        answer = await call(key.search_type, key.key)
+        answer, raw = await self._d.api.lookup_with_raw(key.search_type, key.key, bearer=bearer)
         fetched_at = self._d.now()
         cache = self._d.cache
-        refs: list[list[object]] = []
-        for lawsuit in answer.lawsuits:
-            await cache.upsert_lawsuit(
-                lawsuit.to_json_dict(), provisional=True, source=answer.request_id or "lookup"
-            )
-            refs.append([lawsuit.code, lawsuit.instance])
-        await cache.set_meta(
-            _meta_key(key),
-            {
-                "request_id": answer.request_id,
-                "fetched_at": fetched_at.isoformat(),
-                "lawsuits": refs,
-            },
+        source = answer.request_id or "lookup"
+        refs: list[list[object]] = [[lawsuit.code, lawsuit.instance] for lawsuit in answer.lawsuits]
+        remembered = {
+            "request_id": answer.request_id,
+            "fetched_at": fetched_at.isoformat(),
+            "lawsuits": refs,
+        }
+        # Kept as the service sent them (no dump of the models), with what this lookup
+        # found, in one durable batch written from a worker thread: one fdatasync for the
+        # whole lookup however many lawsuits it brought.
+        await cache.upsert_lawsuits(
+            ((data, True, source) for data in raw), meta={_meta_key(key): remembered}
         )
         await cache.add_recent_search(key.display)
         return LookupResult(

@@ -190,6 +190,14 @@ class RequestService:
         """Requests kept in the cache, newest first."""
         return [RequestRecord.model_validate(d) for d in self._d.cache.store.list_requests()]
 
+    def cached_list_page(self, offset: int, limit: int) -> tuple[list[RequestRecord], int]:
+        """One page of :meth:`cached_list` (newest first): the records at ``offset`` ..
+        ``offset + limit - 1`` and how many the cache holds in all. Only the page is parsed
+        and validated; a blocking call (a store read): call it from a worker thread."""
+        store = self._d.cache.store
+        rows = store.list_requests(offset=offset, limit=max(0, limit))
+        return [RequestRecord.model_validate(d) for d in rows], store.count_requests()
+
     async def refresh(self, page: int = 1, page_size: int = 50) -> Page[RequestRecord]:
         """One page of the service's request list (newest first), kept in the cache."""
         result = await self._d.api.list_requests(page, page_size)
@@ -205,6 +213,19 @@ class RequestService:
         """Responses of a request kept in the cache, in the order they were made."""
         rows: list[dict[str, Any]] = self._d.cache.store.responses_of(request_id)
         return [ResponseRecord.model_validate(d) for d in reversed(rows)]
+
+    def cached_responses_page(
+        self, request_id: str, offset: int, limit: int
+    ) -> tuple[list[ResponseRecord], int]:
+        """One page of :meth:`cached_responses` (in the order they were made, oldest first):
+        the records at ``offset`` .. ``offset + limit - 1`` and how many responses of the
+        request the cache holds in all. Only the page is parsed and validated; a blocking
+        call (a store read): call it from a worker thread."""
+        store = self._d.cache.store
+        rows = store.responses_of(request_id, offset=offset, limit=max(0, limit), oldest_first=True)
+        return [ResponseRecord.model_validate(d) for d in rows], store.count_responses_of(
+            request_id
+        )
 
     async def refresh_responses(self, request_id: str) -> list[ResponseRecord]:
         """Every response of a request from the service (oldest first), kept in the cache."""

@@ -14,9 +14,11 @@ from typing import Any
 
 import orjson
 
-from lawsuit_tui.store.fileio import atomic_write_bytes
+from lawsuit_tui.store.codec import is_packed, pack
+from lawsuit_tui.store.fileio import atomic_write_bytes, fsync_dir
 
-SCHEMA_VERSION = 1
+# 1: bodies held as JSON text. 2: bodies packed (zlib + base64, see codec.py).
+SCHEMA_VERSION = 2
 SCHEMA_FILE = "schema.json"
 
 # Table name -> number of shards. Responses and lawsuits are the big tables: a shard of
@@ -34,7 +36,44 @@ DEFAULT_SHARDS: dict[str, int] = {
 }
 
 Migration = Callable[[Path], None]
-MIGRATIONS: dict[int, Migration] = {}
+
+_BODY_FIELDS = ("b", "d", "p")
+
+
+def _pack_bodies(directory: Path) -> None:
+    """1 -> 2: rewrite every shard with its bodies packed. The journal is left as it is:
+    its plain bodies still read (codec.unpack takes both forms) and are packed when the
+    next checkpoint rewrites their shards. A kill midway leaves shards of both forms, which
+    read alike, and the migration runs again."""
+    tables = directory / "tables"
+    if not tables.is_dir():
+        return
+    for path in sorted(tables.iterdir()):
+        if not path.name.endswith(".json") or not path.is_file():
+            continue
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue  # a damaged shard is set aside when it is loaded
+        changed = False
+        for table in data.values() if isinstance(data, dict) else ():
+            for doc in table.values() if isinstance(table, dict) else ():
+                if not isinstance(doc, dict):
+                    continue
+                for field in _BODY_FIELDS:
+                    text = doc.get(field)
+                    if isinstance(text, str) and not is_packed(text):
+                        doc[field] = pack(text.encode())
+                        changed = True
+                if isinstance(doc.get("c"), dict):  # a lawsuit's change set
+                    doc["c"] = pack(orjson.dumps(doc["c"]))
+                    changed = True
+        if changed:
+            atomic_write_bytes(path, orjson.dumps(data), sync_dir=False)
+    fsync_dir(tables)
+
+
+MIGRATIONS: dict[int, Migration] = {1: _pack_bodies}
 
 
 def new_schema() -> dict[str, Any]:

@@ -16,12 +16,18 @@ once the journal passes ``checkpoint_bytes``, and ``close()``), which costs what
 only the dirty shards are rewritten, each atomically. Opening replays the journal on top
 of the shards.
 
-Reads answer from memory: records are held as compact JSON text (so memory stays close to
-the size of the data on disk) with the index fields beside them, and each read returns a
-freshly parsed dict that the caller may keep or change.
+Reads answer from memory: record bodies are held packed (zlib level 1, base64 text: see
+codec.py; about a fifth of their JSON size, and the same form in the shard files, so opening
+never compresses anything) with the index fields beside them, and each read returns a
+freshly unpacked and parsed dict that the caller may keep or change. Lists come in pages
+(``responses_of(offset=, limit=)``, ``list_requests(offset=, limit=)``) that parse only
+the page; counts come from the indexes.
 
-Thread safety: one re-entrant lock guards the state; reads are microseconds, a write holds
-it for its journal append. Services call the store from worker threads.
+Thread safety: writers are serialised by ``_wlock``, held while a batch is built, appended
+to the journal and fdatasynced; the state lock ``_lock`` is taken by readers and, by the
+writer, only to apply a batch that is already durable. So readers never wait for a disk
+flush, never see a write that is not durable, and see a batch all at once. Reads are
+microseconds. Services call the store from worker threads.
 
 One writer at a time: a second writer gets CacheLocked; ``Store.open(path, read_only=True)``
 works beside the writer and ``refresh()`` picks up what it has written since.
@@ -48,6 +54,7 @@ import orjson
 
 from lawsuit_tui.i18n import _
 from lawsuit_tui.store import journal as jr
+from lawsuit_tui.store.codec import is_packed, pack, pack_value, unpack
 from lawsuit_tui.store.errors import CacheError, CacheReadOnly
 from lawsuit_tui.store.fileio import (
     ensure_private_dir,
@@ -118,6 +125,19 @@ def _is_provisional(response: dict[str, Any]) -> bool:
     return cached_tag or response.get("cached") is True
 
 
+def _packed(doc: Any) -> Any:
+    """A journal document with its bodies packed (lines written by schema 1 hold text)."""
+    if not isinstance(doc, dict):
+        return doc
+    for field in ("b", "d", "p"):
+        text = doc.get(field)
+        if isinstance(text, str) and not is_packed(text):
+            doc[field] = pack(text.encode())
+    if isinstance(doc.get("c"), dict):
+        doc["c"] = pack_value(doc["c"])
+    return doc
+
+
 class Store:
     """The cache. Create with :meth:`open`; close with :meth:`close` or a ``with`` block."""
 
@@ -138,6 +158,9 @@ class Store:
         self._shard_bytes: dict[tuple[str, int], int] = {}
         self._san = Sanitizer(secrets)
         self._lock = threading.RLock()
+        # Writers, one at a time: held across building a batch, its journal append and fdatasync;
+        # ``_lock`` is taken only to apply the batch in memory, so readers never wait for a disk.
+        self._wlock = threading.RLock()
         self._ckpt_mutex = threading.Lock()
         self._closed = False
         self._writer_lock: WriterLock | None = None
@@ -357,7 +380,7 @@ class Store:
         for batch in result.batches:
             for table, key, doc in batch:
                 if table in self._shards:
-                    self._apply(table, key, doc)
+                    self._apply(table, key, _packed(doc))
         return result.consumed
 
     def refresh(self) -> bool:
@@ -415,7 +438,7 @@ class Store:
                 self.checkpoint()
             except OSError as exc:
                 self._problem(_("checkpoint failed: {error}").format(error=exc))
-            with self._lock:
+            with self._wlock:
                 journal = self._journal
                 journal.close()
                 if journal.size == 0:
@@ -533,7 +556,11 @@ class Store:
         """Make ``ops`` durable (journal + fdatasync), then apply them in memory."""
         if not ops:
             return
-        with self._lock:
+        # Only ``_wlock`` is held across the append and its fdatasync: readers keep answering
+        # from memory meanwhile, and see the batch only once it is durable, all at once.
+        # Writers are serialised by ``_wlock``, so a batch built from the state still applies
+        # to that same state.
+        with self._wlock:
             self._check_writable()
             assert self._journal is not None
             try:
@@ -545,19 +572,20 @@ class Store:
                 raise CacheError(
                     _("Could not write to the cache: {error}").format(error=exc)
                 ) from exc
-            for table, key, doc in ops:
-                self._apply(table, key, doc)
+            with self._lock:
+                for table, key, doc in ops:
+                    self._apply(table, key, doc)
             if self._journal.size >= self._checkpoint_threshold():
                 self._wake.set()
 
     def _record_doc(self, key: str, record: Any, index: dict[str, Any]) -> Doc:
-        return {"k": key, "i": index, "b": _dumps(record)}
+        return {"k": key, "i": index, "b": pack_value(record)}
 
     @staticmethod
     def _body(doc: Doc | None) -> Any:
         if doc is None:
             return None
-        return orjson.loads(doc["b"])
+        return unpack(doc["b"])
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -566,7 +594,7 @@ class Store:
         if self.read_only:
             return 0
         with self._ckpt_mutex:
-            with self._lock:
+            with self._wlock, self._lock:
                 if self._closed or self._journal is None:
                     return 0
                 if self._journal.size > 0:
@@ -622,7 +650,7 @@ class Store:
     def _upsert_records(self, table: str, id_field: str, records: Iterable[dict[str, Any]]) -> None:
         """Store records of ``table`` keyed by ``id_field`` (the latest record wins), indexed
         by created_at and status, in one durable batch."""
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             now = self._now()
             ops: list[jr.Operation] = []
@@ -632,7 +660,7 @@ class Store:
                 if not key:
                     raise ValueError(f"a record of {table} needs {id_field}")
                 index = {"c": _str(record.get("created_at")), "st": record.get("status"), "at": now}
-                ops.append((table, key, {"k": key, "i": index, "b": text.decode()}))
+                ops.append((table, key, {"k": key, "i": index, "b": pack(text)}))
             self._commit(ops)
 
     def upsert_requests(self, records: Iterable[dict[str, Any]]) -> None:
@@ -645,19 +673,31 @@ class Store:
             return body
 
     def list_requests(
-        self, *, status: str | None = None, limit: int | None = None
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
     ) -> list[dict[str, Any]]:
-        """Requests newest first (by created_at), optionally of one status."""
-        out: list[dict[str, Any]] = []
+        """Requests newest first (by created_at), optionally of one status. ``offset`` and
+        ``limit`` pick a page of that list; records outside it are not parsed."""
+        docs: list[Doc] = []
+        skip = max(0, offset)
         with self._lock:
             for _created, key in reversed(self._req_order):
-                if limit is not None and len(out) >= limit:
+                if limit is not None and len(docs) >= limit:
                     break
                 doc = self._get("requests", key)
                 if doc is None or (status is not None and doc["i"].get("st") != status):
                     continue
-                out.append(self._body(doc))
-        return out
+                if skip:
+                    skip -= 1
+                    continue
+                docs.append(doc)
+        return [self._body(d) for d in docs]
+
+    def count_requests(self, *, status: str | None = None) -> int:
+        """How many requests (of ``status``) the cache holds, from the index."""
+        with self._lock:
+            if status is None:
+                return sum(len(s) for s in self._shards["requests"])
+            return sum(1 for d in self._docs("requests") if d["i"].get("st") == status)
 
     # ------------------------------------------------------------------ responses
 
@@ -674,7 +714,7 @@ class Store:
         bookkeeping about these responses (a sync's resume point) can never be durable
         without them, or they without it.
         """
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             ops, changes = self._response_ops(records)
             for key, value in (meta or {}).items():
@@ -715,7 +755,7 @@ class Store:
                 "t": record.get("response_type"),
                 "at": now,
             }
-            doc = {"k": key, "i": index, "b": text.decode()}
+            doc = {"k": key, "i": index, "b": pack(text)}
             old = self._get("responses", key)
             if old is None or old.get("b") != doc["b"]:
                 ops.append(("responses", key, doc))
@@ -739,13 +779,32 @@ class Store:
                     changes.append(change)
         return ops, changes
 
-    def responses_of(self, request_id: str, *, limit: int | None = None) -> list[dict[str, Any]]:
-        """Responses of a request, newest first (by created_at)."""
+    def responses_of(
+        self,
+        request_id: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        oldest_first: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Responses of a request, newest first (by created_at; ``oldest_first``: the other
+        way). ``offset``/``limit`` pick a page of that order; only the page is parsed."""
+        offset = max(0, offset)
         with self._lock:
             entries = self._resp_by_req.get(request_id, [])
-            keys = [k for _created, k in reversed(entries)][:limit]
-            docs = [self._get("responses", k) for k in keys]
+            total = len(entries)
+            end = total if limit is None else min(total, offset + max(0, limit))
+            if oldest_first:
+                chosen = entries[offset:end]
+            else:
+                chosen = entries[total - end : total - offset][::-1] if offset < total else []
+            docs = [self._get("responses", k) for _created, k in chosen]
         return [self._body(d) for d in docs if d is not None]
+
+    def count_responses_of(self, request_id: str) -> int:
+        """How many responses of ``request_id`` the cache holds (from the index: no parsing)."""
+        with self._lock:
+            return len(self._resp_by_req.get(request_id, ()))
 
     def get_response(self, response_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -767,7 +826,7 @@ class Store:
         A definitive version replaces the provisional one and any older definitive one; a
         provisional version is kept only while no definitive one exists.
         """
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             op, change = self._lawsuit_op(
                 lawsuit, provisional=provisional, source=source, pending={}, now=self._now()
@@ -775,6 +834,35 @@ class Store:
             if op is not None:
                 self._commit([op])
             return change
+
+    def upsert_lawsuits(
+        self,
+        items: Iterable[tuple[dict[str, Any], bool, str]],
+        *,
+        meta: dict[str, object] | None = None,
+    ) -> list[LawsuitChange]:
+        """Store several lawsuit versions, ``(lawsuit, provisional, source)`` each, in one
+        durable batch (all or nothing); one LawsuitChange per item, in order, as
+        :meth:`upsert_lawsuit` would return it (ignored versions included). Later items see
+        the earlier ones of the same batch (two versions of one lawsuit: the rules apply
+        between them as between two calls). ``meta``: as in :meth:`upsert_responses`."""
+        with self._wlock:
+            self._check_writable()
+            now = self._now()
+            pending: dict[str, Doc] = {}
+            ops: dict[str, jr.Operation] = {}
+            changes: list[LawsuitChange] = []
+            for lawsuit, provisional, source in items:
+                op, change = self._lawsuit_op(
+                    lawsuit, provisional=provisional, source=source, pending=pending, now=now
+                )
+                if op is not None:
+                    ops[op[1]] = op  # the last version of a key is its final state
+                changes.append(change)
+            batch = list(ops.values())
+            batch.extend(self._meta_op(k, v) for k, v in (meta or {}).items())
+            self._commit(batch)
+            return changes
 
     def _lawsuit_op(
         self,
@@ -793,7 +881,7 @@ class Store:
         instance = instance_of(lawsuit)
         key = lawsuit_key(code, instance)
         old = pending.get(key) or self._get("lawsuits", key)
-        body = _dumps(lawsuit)
+        body = pack_value(lawsuit)
         stamp = version_stamp(lawsuit)
         ignored = LawsuitChange(
             code=code, instance=instance, provisional=provisional, ignored=True, source=source
@@ -813,9 +901,7 @@ class Store:
                 ):
                     return None, ignored
                 previous = held_def if held_def is not None else held_prov
-        change = diff(
-            orjson.loads(previous) if previous else None, lawsuit, code=code, instance=instance
-        )
+        change = diff(unpack(previous) if previous else None, lawsuit, code=code, instance=instance)
         change.provisional = provisional
         change.source = source
         change.replaced_provisional = bool(
@@ -834,7 +920,13 @@ class Store:
             versions = {"d": None, "dv": "", "dat": None, "p": body, "pv": stamp, "pat": now}
         else:
             versions = {"d": body, "dv": stamp, "dat": now, "p": None, "pv": "", "pat": None}
-        doc: Doc = {"k": key, "i": index, **versions, "c": change.to_json(), "src": source}
+        doc: Doc = {
+            "k": key,
+            "i": index,
+            **versions,
+            "c": pack_value(change.to_json()),
+            "src": source,
+        }
         pending[key] = doc
         return ("lawsuits", key, doc), change
 
@@ -853,7 +945,7 @@ class Store:
         with self._lock:
             doc = self._lawsuit_doc(code, instance)
             text = None if doc is None else (doc.get("d") or doc.get("p"))
-        return None if text is None else dict(orjson.loads(text))
+        return None if text is None else dict(unpack(text))
 
     def lawsuit_entry(self, code: str, instance: int | None = None) -> LawsuitEntry | None:
         with self._lock:
@@ -866,8 +958,10 @@ class Store:
             return None
         stored = doc.get("pat") if provisional else doc.get("dat")
         changes = doc.get("c")
+        if isinstance(changes, str):  # packed (schema 2); a dict in schema 1 records
+            changes = unpack(changes)
         return LawsuitEntry(
-            lawsuit=orjson.loads(text),
+            lawsuit=unpack(text),
             provisional=provisional,
             stored_at=datetime.fromtimestamp(float(stored or doc["i"].get("at") or 0), UTC),
             changes=LawsuitChange.from_json(changes) if isinstance(changes, dict) else None,
@@ -879,7 +973,7 @@ class Store:
             docs, key=lambda d: (_str(d["i"].get("o")), d["i"].get("at") or 0), reverse=True
         )
         texts = [d.get("d") or d.get("p") for d in ordered[:limit]]
-        return [orjson.loads(t) for t in texts if t]
+        return [unpack(t) for t in texts if t]
 
     def lawsuits_of_document(self, document: str) -> list[dict[str, Any]]:
         """Lawsuits where a party or a lawyer has this CPF, CNPJ or OAB; newest first."""
@@ -920,7 +1014,7 @@ class Store:
                 doc = self._get("lawsuits", key)
                 text = None if doc is None else (doc.get("d") or doc.get("p"))
             if text is not None:
-                yield dict(orjson.loads(text))
+                yield dict(unpack(text))
 
     def count_lawsuits(self) -> int:
         with self._lock:
@@ -967,7 +1061,7 @@ class Store:
         callback_id = _str(envelope.get("callback_id"))
         if not callback_id:
             raise ValueError("a webhook delivery needs callback_id")
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             if self._get("deliveries", callback_id) is not None:
                 return False, []
@@ -986,7 +1080,7 @@ class Store:
 
     def quarantine(self, body: bytes, reason: str) -> None:
         """Keep a delivery the receiver could not accept (secrets scrubbed, size capped)."""
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             now = self._now()
             text: str
@@ -1013,7 +1107,7 @@ class Store:
     # ------------------------------------------------------------------ count, vault, searches
 
     def add_count_request(self, record: dict[str, Any]) -> None:
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             now = self._now()
             clean = self._san.clean(record)
@@ -1031,7 +1125,7 @@ class Store:
 
     def save_vault_snapshot(self, customer_key: str, rows: list[dict[str, Any]]) -> None:
         """Keep the last vault status grid of a customer_key (never a password)."""
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             now = self._now()
             clean = self._san.clean(list(rows))
@@ -1053,7 +1147,7 @@ class Store:
         text = text.strip()
         if not text:
             return
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             text = self._san.text(text)
             recent = [t for t in self.recent_searches(RECENT_KEEP) if t != text]
@@ -1074,7 +1168,7 @@ class Store:
 
     def set_meta(self, key: str, value: object) -> None:
         """Store a JSON value under ``key`` (None deletes it); durable on return."""
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             doc_key = f"user:{key}"
             if value is None:
@@ -1133,7 +1227,7 @@ class Store:
         recent searches and sync bookkeeping stay. Returns the number of records removed."""
         if older_than_days < 0:
             raise ValueError("older_than_days must be 0 or more")
-        with self._lock:
+        with self._wlock:
             self._check_writable()
             cutoff = self._now() - older_than_days * 86400
             ops: list[jr.Operation] = [
@@ -1178,8 +1272,8 @@ class Store:
                     raise ValueError
                 for field in ("b", "d", "p"):
                     if isinstance(doc.get(field), str):
-                        orjson.loads(doc[field])
-            except (ValueError, orjson.JSONDecodeError):
+                        unpack(doc[field])
+            except (ValueError, zlib.error):
                 bad += 1
         if not bad:
             return []

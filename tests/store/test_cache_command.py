@@ -16,6 +16,7 @@ from lawsuit_tui.store import Store
 @dataclass
 class Settings:
     cache_dir: Path
+    mode: str = "live"  # the cache is cache_dir itself (sandbox mode: cache_dir/"sandbox")
 
 
 def args(command: str, older_than: int | None = None) -> argparse.Namespace:

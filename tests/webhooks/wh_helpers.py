@@ -127,6 +127,9 @@ def child_env(base: Path, **extra: str) -> dict[str, str]:
     env["LAWSUIT_TUI_CONFIG"] = str(base / "config.toml")
     env["LAWSUIT_TUI_CACHE_DIR"] = str(base / "cache")
     env["LAWSUIT_TUI_LANGUAGE"] = "en"
+    # A key makes it live mode, whose cache is cache_dir itself (sandbox mode uses a
+    # subdirectory); the receiver never calls the service, so the key is never used.
+    env["LAWSUIT_TUI_API_KEY"] = "webhook-tests-key-0000"
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra)
     return env
