@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import orjson
@@ -73,6 +74,25 @@ class LawsuitService:
         changes = entry.changes
         return LawsuitView(
             lawsuit=Lawsuit.model_validate(entry.lawsuit),
+            provisional=entry.provisional,
+            stored_at=entry.stored_at,
+            new_step_ids=set(changes.new_step_ids) if changes else set(),
+            new_attachment_ids=set(changes.new_attachment_ids) if changes else set(),
+        )
+
+    def view_of(self, lawsuit: Lawsuit, fetched_at: datetime | None = None) -> LawsuitView:
+        """A lawsuit already validated (a lookup's) as the cache knows it: whether it is
+        provisional and what its stored version brought, without validating it again. When
+        the cache holds nothing for it (read-only), a provisional copy of ``fetched_at``.
+        A blocking call (a store read): call it from a worker thread."""
+        entry = self._d.cache.lawsuit_entry(lawsuit.code, lawsuit.instance)
+        if entry is None:
+            return LawsuitView(
+                lawsuit=lawsuit, provisional=True, stored_at=fetched_at or self._d.now()
+            )
+        changes = entry.changes
+        return LawsuitView(
+            lawsuit=lawsuit,
             provisional=entry.provisional,
             stored_at=entry.stored_at,
             new_step_ids=set(changes.new_step_ids) if changes else set(),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,11 +148,36 @@ class RequestService:
                         final, _reported = await read_new()
                         for event in final:
                             yield event
+                    if record.status == RequestStatus.COMPLETED:
+                        await self._confirm_copies(request_id, provisional_of)
                     yield Completed(record)
                     return
                 yield StatusChanged(record)
             interval = policy.base if changed else min(policy.ceiling, interval * policy.factor)
             await self._d.sleep(interval)
+
+    async def _confirm_copies(
+        self, request_id: str, keys: Iterable[tuple[str, str, int | None]]
+    ) -> None:
+        """The request ended with only the stored copy of a lawsuit (the court had nothing
+        newer): that copy is confirmed, so the cache keeps it as definitive (source: the
+        request) and stops calling it provisional."""
+        cache = self._d.cache
+        wanted = [(code, instance) for kind, code, instance in keys if kind == "lawsuit"]
+        if not wanted or not cache.writable:
+            return
+
+        def still_provisional() -> list[tuple[dict[str, Any], bool, str]]:
+            items: list[tuple[dict[str, Any], bool, str]] = []
+            for code, instance in wanted:
+                entry = cache.lawsuit_entry(code, instance)
+                if entry is not None and entry.provisional:
+                    items.append((entry.lawsuit, False, request_id))
+            return items
+
+        items = await asyncio.to_thread(still_provisional)
+        if items:
+            await cache.upsert_lawsuits(items)
 
     async def _arrived(
         self,

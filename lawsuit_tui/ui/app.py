@@ -64,8 +64,10 @@ App API (``self.app``, a ``LawsuitApp``)
     * ``app.follow_request(request_id)``: follow a request until it ends (the app keeps
       following while the user goes elsewhere; the status line counts them; the end is an
       ``announce`` unless the current screen's ``followed_request`` is that request).
-    * ``app.open_lawsuit(code, instance=None)``: push the lawsuit tree on the current mode
-      (new steps since the previous stored version are marked from the cache's LawsuitView).
+    * ``app.open_lawsuit(code, instance=None, *, lawsuit=None)``: push the lawsuit tree on the
+      current mode (new steps since the previous stored version are marked from the cache's
+      LawsuitView). Pass ``lawsuit`` when a validated ``Lawsuit`` is at hand (a lookup
+      result): the screen shows it instead of reading and validating it again.
     * ``app.open_request(request_id)``: push the responses of a request.
     * ``app.copy_text(text, what)``: copy with OSC 52 and say so.
     * ``app.settings``: the Settings (download_dir, default_customer_key, ...);
@@ -107,6 +109,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from lawsuit_tui.config import Settings
+    from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import FollowEvent
     from lawsuit_tui.services.webhooks import DeliverySummary
@@ -656,10 +659,12 @@ class LawsuitApp(App[int]):
         system = await court_system(context, code, instance)
         self.open_vault(system, customer_key or self.settings.default_customer_key)
 
-    def open_lawsuit(self, code: str, instance: int | None = None) -> None:
+    def open_lawsuit(
+        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+    ) -> None:
         from lawsuit_tui.ui.screens.lawsuit import LawsuitTreeScreen
 
-        self.push_screen(LawsuitTreeScreen(code, instance))
+        self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit))
 
     def open_request(self, request_id: str) -> None:
         from lawsuit_tui.ui.screens.responses import ResponsesScreen

@@ -102,10 +102,14 @@ class LawsuitTreeScreen(LawsuitScreen):
         Binding("v", "view", _("View text"), id="lawsuit.view", show=False),
     ]
 
-    def __init__(self, code: str, instance: int | None = None) -> None:
+    def __init__(
+        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+    ) -> None:
         super().__init__()
         self.code = code
         self.instance = instance
+        self._given = lawsuit
+        """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
         self.checked_at: str | None = None
@@ -137,8 +141,14 @@ class LawsuitTreeScreen(LawsuitScreen):
         tree = self.query_one(LawsuitTree)
         context = await self.services()
         try:
-            # A big lawsuit takes most of a second to validate: never on the event loop.
-            view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
+            # A big lawsuit takes most of a second to validate: never on the event loop, and
+            # not at all when the lookup already holds it.
+            given, self._given = self._given, None
+            view: LawsuitView | None
+            if given is not None:
+                view = await asyncio.to_thread(context.lawsuits.view_of, given)
+            else:
+                view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
             if view is None:
                 # Not kept yet (a related lawsuit): the free cached lookup brings it.
                 try:

@@ -287,7 +287,7 @@ class LookupScreen(LawsuitScreen):
         event.stop()
         lawsuit = self._selected()
         if lawsuit is not None:
-            self.lawsuit_app.open_lawsuit(lawsuit.code, lawsuit.instance)
+            self.lawsuit_app.open_lawsuit(lawsuit.code, lawsuit.instance, lawsuit=lawsuit)
 
     def _selected(self) -> Lawsuit | None:
         table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)

@@ -23,7 +23,7 @@ from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.confirm import ConfirmScreen
 from lawsuit_tui.ui.styles import STYLES
-from lawsuit_tui.ui.widgets.paged_table import PagedTable
+from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
@@ -108,7 +108,11 @@ class RequestsScreen(LawsuitScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.records: list[RequestRecord] = []
+        # The cache's requests, newest first, read a page at a time (the service's pages are
+        # kept in the cache, then read back); with a read-only cache, the service's records
+        # it could not keep follow them.
+        self.records: LazyItems[RequestRecord] = LazyItems(0, self._fetch_records)
+        self._unstored: dict[str, RequestRecord] = {}
         self.loaded_pages = 0
         self.all_pages = 0
         self.all_count: int | None = None
@@ -144,8 +148,7 @@ class RequestsScreen(LawsuitScreen):
     @work(exclusive=True, group="requests.cached", exit_on_error=False)
     async def _load_cached(self) -> None:
         context = await self.services()
-        cached = await asyncio.to_thread(context.requests.cached_list)
-        self._merge(cached)
+        await self._read_cache(context)
         self._show()
         self.action_refresh()
 
@@ -169,19 +172,42 @@ class RequestsScreen(LawsuitScreen):
         self.loaded_pages = max(self.loaded_pages, page)
         self.all_pages = result.all_pages_count
         self.all_count = result.all_count
-        self._merge(result.page_data)
+        if not context.cache.writable:
+            self._unstored.update((r.request_id, r) for r in result.page_data)
+        await self._read_cache(context)
         self.loaded_from_service = True
         self._show()
 
-    def _merge(self, fresh: Iterable[RequestRecord]) -> None:
-        by_id = {record.request_id: record for record in self.records}
-        for record in fresh:
-            by_id[record.request_id] = record
-        self.records = sorted(
-            by_id.values(),
+    async def _read_cache(self, context: ServiceContext) -> None:
+        """How many requests the cache holds and the first page of them."""
+        total = await asyncio.to_thread(lambda: context.requests.cached_list_page(0, 0)[1])
+        records: LazyItems[RequestRecord] = LazyItems(
+            total, self._fetch_records, block=self.table.page_size
+        )
+        await records.load(0, self.table.page_size)
+        for record in sorted(
+            self._unstored.values(),
             key=lambda r: (str(r.created_at or ""), r.request_id),
             reverse=True,
-        )
+        ):
+            records.append(record)
+        self.records = records
+
+    async def _fetch_records(self, offset: int, limit: int) -> list[RequestRecord]:
+        context = await self.services()
+        page, _total = await asyncio.to_thread(context.requests.cached_list_page, offset, limit)
+        return page
+
+    def _find(self, request_id: str) -> int | None:
+        return self.records.find(lambda r: r.request_id == request_id)
+
+    def _put(self, record: RequestRecord) -> bool:
+        """Show a changed record in place; False when it is not among those read."""
+        index = self._find(record.request_id)
+        if index is None:
+            return False
+        self.records.replace(index, record)
+        return True
 
     def _show(self) -> None:
         self.table.set_items(self.records)
@@ -219,16 +245,17 @@ class RequestsScreen(LawsuitScreen):
         record = getattr(message.event, "record", None)
         if record is None:
             # A response arrived: count it on the record we show.
-            shown = next((r for r in self.records if r.request_id == message.request_id), None)
-            if shown is None:
+            index = self._find(message.request_id)
+            if index is None:
                 return
+            shown = self.records[index]
             record = shown.model_copy(update={"responses_count": (shown.responses_count or 0) + 1})
-        listed = any(r.request_id == record.request_id for r in self.records)
-        self._merge([record])
-        if listed:
+        if record.request_id in self._unstored:
+            self._unstored[record.request_id] = record
+        if self._put(record):
             self.table.update_item(record)
         else:
-            self._show()
+            self._reload_cache()
 
     def on_cache_changed(self, message: CacheChanged) -> None:
         """A webhook delivery (or the writer process) stored something: read the cache."""
@@ -237,18 +264,8 @@ class RequestsScreen(LawsuitScreen):
     @work(exclusive=True, group="requests.reload", exit_on_error=False)
     async def _reload_cache(self) -> None:
         context = await self.services()
-        cached = await asyncio.to_thread(context.requests.cached_list)
-        known = {record.request_id: record for record in self.records}
-        changed = [record for record in cached if known.get(record.request_id) != record]
-        if not changed:
-            return
-        listed = all(record.request_id in known for record in changed)
-        self._merge(changed)
-        if listed:
-            for record in changed:
-                self.table.update_item(record)
-        else:
-            self._show()
+        await self._read_cache(context)
+        self._show()
 
     # --- acting on a request -------------------------------------------------------------
 
@@ -270,10 +287,12 @@ class RequestsScreen(LawsuitScreen):
         self.app.push_screen(RequestFormScreen())
 
     def request_changed(self, record: RequestRecord) -> None:
-        if record.deleted_at:
-            self.records = [r for r in self.records if r.request_id != record.request_id]
-        else:
-            self._merge([record])
+        # A deleted request stays on the list, shown as it now is, until the list is read
+        # again (the cache keeps deleted records too).
+        if record.request_id in self._unstored:
+            self._unstored[record.request_id] = record
+        if self._put(record):
+            self.table.update_item(record)
         self._show()
 
     def action_cancel(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.text import Text
@@ -28,12 +29,13 @@ from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.requests import confirm_cancel, search_text, status_text
 from lawsuit_tui.ui.styles import STYLES
 from lawsuit_tui.ui.summaries import lawsuit_class, lawsuit_court, lawsuit_parties
-from lawsuit_tui.ui.widgets.paged_table import PagedTable
+from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.store import LawsuitEntry
     from lawsuit_tui.ui.app import CacheChanged, RequestFollowEvent
 
 
@@ -185,9 +187,12 @@ class ResponsesScreen(LawsuitScreen):
         self.request_id = request_id
         self.followed_request = request_id
         self.record: RequestRecord | None = None
-        self.rows: list[Row] = []
+        # Read from the cache a page at a time (validating only the page shown); the
+        # responses that arrive while the screen is open are appended.
+        self.rows: LazyItems[Row] = LazyItems(0, self._fetch_rows)
         self._by_id: dict[str, Row] = {}
         self._provisional_of: dict[tuple[str, str, int | None], Row] = {}
+        self._stored_mark: tuple[str, str] | None = None
         self.completed = False
 
     def screen_title(self) -> str:
@@ -226,39 +231,74 @@ class ResponsesScreen(LawsuitScreen):
     @work(exclusive=True, group="responses.cached", exit_on_error=False)
     async def _load_cached(self) -> None:
         context = await self.services()
-        records = await asyncio.to_thread(context.requests.cached_list)
-        for cached in records:
-            if cached.request_id == self.request_id:
-                self.record = cached
-        responses = await asyncio.to_thread(context.requests.cached_responses, self.request_id)
-        self._add_responses(responses)
-        await self._recall_changes(context)
+        await self._read_cache(context)
         self._show()
         self._start(context)
 
-    async def _recall_changes(self, context: ServiceContext) -> None:
-        """What the definitive responses read from the cache brought (the live ones know)."""
-        latest: dict[tuple[str, int | None], Row] = {}
-        for row in self.rows:
-            data = row.response.response_data
-            if isinstance(data, Lawsuit) and not row.provisional and row.change is None:
-                latest[(data.code, data.instance)] = row
-        for (code, instance), row in latest.items():
-            view = await asyncio.to_thread(context.lawsuits.cached, code, instance)
-            if view is None or view.provisional:
-                continue
-            replaced = any(other.replaced_by == row.key for other in self.rows)
-            row.change = RecalledChange(
-                new_step_ids=sorted(view.new_step_ids),
-                new_attachment_ids=sorted(view.new_attachment_ids),
-                replaced_provisional=replaced,
-            )
+    async def _read_cache(self, context: ServiceContext) -> None:
+        """The request's record and the first page of its cached responses."""
+        requests = context.requests
+
+        def read() -> tuple[RequestRecord | None, int, ResponseRecord | None]:
+            from lawsuit_tui.domain.requests import RequestRecord
+
+            raw = context.cache.store.get_request(self.request_id)
+            record = RequestRecord.model_validate(raw) if raw is not None else None
+            total = requests.cached_responses_page(self.request_id, 0, 0)[1]
+            last, _total = requests.cached_responses_page(self.request_id, total - 1, 1)
+            return record, total, last[-1] if total and last else None
+
+        record, total, last = await asyncio.to_thread(read)
+        if record is not None:
+            self.record = record
+        # Responses up to the last one read are in the list already (on a page maybe not
+        # read yet): a follow that reports them again must not add them twice.
+        self._stored_mark = order_key(last) if last is not None else None
+        self._by_id = {}
+        self._provisional_of = {}
+        self.rows = LazyItems(total, self._fetch_rows, block=self.table.page_size)
+        await self.rows.load(0, self.table.page_size)
+
+    async def _fetch_rows(self, offset: int, limit: int) -> list[Row]:
+        """One page of rows from the cache, with what the stored versions say about them
+        (read in one thread hop, each lawsuit's entry once, without validating it)."""
+        context = await self.services()
+        request_id = self.request_id
+
+        def read() -> tuple[list[ResponseRecord], dict[tuple[str, int | None], LawsuitEntry]]:
+            page, _total = context.requests.cached_responses_page(request_id, offset, limit)
+            entries: dict[tuple[str, int | None], LawsuitEntry] = {}
+            for response in page:
+                data = response.response_data
+                if isinstance(data, Lawsuit) and (data.code, data.instance) not in entries:
+                    entry = context.cache.lawsuit_entry(data.code, data.instance)
+                    if entry is not None:
+                        entries[(data.code, data.instance)] = entry
+            return page, entries
+
+        page, entries = await asyncio.to_thread(read)
+        rows: list[Row] = []
+        for number, response in enumerate(page, start=offset + 1):
+            known = self._by_id.get(response.response_id or "")
+            row = known if known is not None else Row(number, response)
+            data = response.response_data
+            entry = entries.get((data.code, data.instance)) if isinstance(data, Lawsuit) else None
+            if known is None and entry is not None:
+                recall(row, entry, request_id)
+            rows.append(row)
+            if known is None:
+                self._place(row)
+        if self.completed:
+            for row in rows:
+                if row.provisional and not row.replaced_by:
+                    row.confirmed = True
+        return rows
 
     def _confirm_unreplaced(self) -> None:
         """Once the request is over, a provisional copy nobody replaced is the current one."""
         if self.record is None or str(self.record.status) != "completed":
             return
-        for row in self.rows:
+        for row in self.rows.loaded():
             if row.provisional and not row.replaced_by and not row.confirmed:
                 row.confirmed = True
                 self.table.update_item(row)
@@ -283,13 +323,15 @@ class ResponsesScreen(LawsuitScreen):
         for response in responses:
             if response.response_id and response.response_id in self._by_id:
                 continue
+            if self._stored_mark is not None and order_key(response) <= self._stored_mark:
+                continue
             row = Row(len(self.rows) + 1, response)
             if changes and response.response_id:
                 row.change = changes.get(response.response_id)
+            self.rows.append(row)
             self._place(row)
 
     def _place(self, row: Row) -> None:
-        self.rows.append(row)
         if row.response.response_id:
             self._by_id[row.response.response_id] = row
         subject = subject_key(row.response)
@@ -372,8 +414,13 @@ class ResponsesScreen(LawsuitScreen):
                 changes[event.response.response_id] = event.change
             before = len(self.rows)
             self._add_responses([event.response], changes)
-            replaced = [row for row in self.rows[:before] if row.replaced_by == self.rows[-1].key]
+            replaced: list[Row] = []
             if len(self.rows) > before:
+                new_key = self.rows[-1].key
+                known = self._by_id.get(event.replaces or "")
+                if known is not None and known.provisional and not known.replaced_by:
+                    known.replaced_by = new_key
+                replaced = [row for row in self.rows.loaded() if row.replaced_by == new_key]
                 if self.table.page == self.table.page_count - 1 or not self.table.items:
                     self.table.set_items(self.rows)
                 for row in replaced:
@@ -400,18 +447,12 @@ class ResponsesScreen(LawsuitScreen):
     @work(exclusive=True, group="responses.reload", exit_on_error=False)
     async def _reload_cache(self) -> None:
         context = await self.services()
-        records = await asyncio.to_thread(context.requests.cached_list)
-        for cached in records:
-            if cached.request_id == self.request_id:
-                self.record = cached
-        responses = await asyncio.to_thread(context.requests.cached_responses, self.request_id)
         before = len(self.rows)
-        self._add_responses(responses)
+        await self._read_cache(context)
         if self.record is not None and str(self.record.status) in ("completed", "cancelled"):
             self.completed = True
             self._confirm_unreplaced()
-        if len(self.rows) > before:
-            await self._recall_changes(context)
+        if len(self.rows) != before:
             self._show()
         else:
             self._show_summary()
@@ -469,11 +510,14 @@ class ResponsesScreen(LawsuitScreen):
         context = await self.services()
         self.table.loading = not self.rows
         try:
-            found = await context.requests.refresh_responses(self.request_id)
-            self.record = await context.requests.get(self.request_id)
+            await context.requests.refresh_responses(self.request_id)
+            record = await context.requests.get(self.request_id)
+            await self._read_cache(context)
+            self.record = record
         finally:
             self.table.loading = False
-        self._add_responses(found)
+        if self.completed:
+            self._confirm_unreplaced()
         self._show()
 
     def action_cancel(self) -> None:
@@ -500,6 +544,36 @@ class ResponsesScreen(LawsuitScreen):
             self.action_cancel,
             binding_id="responses.cancel",
         )
+
+
+def order_key(response: ResponseRecord) -> tuple[str, str]:
+    """Where a response falls in the cache's order of a request's responses."""
+    created = response.created_at
+    if isinstance(created, datetime):
+        stamp = created.astimezone(UTC).isoformat() if created.tzinfo else created.isoformat()
+    else:
+        stamp = str(created or "")
+    return (stamp, response.response_id or "")
+
+
+def recall(row: Row, entry: LawsuitEntry, request_id: str) -> None:
+    """What the stored version of a row's lawsuit says about a row read from the cache."""
+    if row.provisional:
+        if not entry.provisional:
+            # The court answered: within this request (it confirmed the copy) or later.
+            if entry.source == request_id:
+                row.confirmed = True
+            else:
+                row.replaced_by = entry.source or "?"
+        return
+    if entry.provisional or entry.source != row.key:
+        return
+    changes = entry.changes
+    row.change = RecalledChange(
+        new_step_ids=sorted(changes.new_step_ids) if changes else [],
+        new_attachment_ids=sorted(changes.new_attachment_ids) if changes else [],
+        replaced_provisional=bool(changes and changes.replaced_provisional),
+    )
 
 
 def subject_code(response: ResponseRecord) -> str | None:

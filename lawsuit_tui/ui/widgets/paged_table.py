@@ -9,8 +9,8 @@ place (``update_item``) instead of clearing and refilling.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ClassVar, Generic, TypeVar
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import ClassVar, Generic, TypeVar, overload
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -23,6 +23,94 @@ from lawsuit_tui.i18n import _
 
 T = TypeVar("T")
 Cell = str | Text
+
+
+class LazyItems(Sequence[T]):
+    """A long list read a page at a time: ``total`` items known by count, fetched by
+    ``fetch(offset, limit)`` (awaited, e.g. a thread) only when a page is shown; items added
+    by :meth:`append` (live ones) follow them. PagedTable asks :meth:`has` before showing a
+    page and awaits :meth:`load` when it is missing."""
+
+    def __init__(
+        self, total: int, fetch: Callable[[int, int], Awaitable[list[T]]], *, block: int = 200
+    ) -> None:
+        self.total = max(0, total)
+        self._fetch = fetch
+        self._block = max(1, block)
+        self._blocks: dict[int, list[T]] = {}
+        self._tail: list[T] = []
+
+    def __len__(self) -> int:
+        return self.total + len(self._tail)
+
+    def _blocks_of(self, start: int, stop: int) -> range:
+        stop = min(stop, self.total)
+        if stop <= start:
+            return range(0)
+        return range(start // self._block, (stop - 1) // self._block + 1)
+
+    def has(self, start: int, stop: int) -> bool:
+        return all(b in self._blocks for b in self._blocks_of(max(0, start), stop))
+
+    async def load(self, start: int, stop: int) -> None:
+        for block in self._blocks_of(max(0, start), stop):
+            if block not in self._blocks:
+                offset = block * self._block
+                self._blocks[block] = await self._fetch(
+                    offset, min(self._block, self.total - offset)
+                )
+
+    def append(self, item: T) -> None:
+        self._tail.append(item)
+
+    def replace(self, index: int, item: T) -> None:
+        """Put ``item`` in place of a read item (a record that changed)."""
+        if index >= self.total:
+            self._tail[index - self.total] = item
+        else:
+            self._blocks[index // self._block][index % self._block] = item
+
+    def loaded(self) -> Iterator[T]:
+        """The items read so far (pages shown, then the appended ones)."""
+        for block in sorted(self._blocks):
+            yield from self._blocks[block]
+        yield from self._tail
+
+    def find(self, predicate: Callable[[T], bool]) -> int | None:
+        """The index of the first item read so far that matches."""
+        for block in sorted(self._blocks):
+            for number, item in enumerate(self._blocks[block]):
+                if predicate(item):
+                    return block * self._block + number
+        for number, item in enumerate(self._tail):
+            if predicate(item):
+                return self.total + number
+        return None
+
+    def _item(self, index: int) -> T | None:
+        if index >= self.total:
+            number = index - self.total
+            return self._tail[number] if 0 <= number < len(self._tail) else None
+        chunk = self._blocks.get(index // self._block)
+        number = index % self._block
+        return chunk[number] if chunk is not None and number < len(chunk) else None
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            found = (self._item(i) for i in range(*index.indices(len(self))))
+            return [item for item in found if item is not None]
+        if index < 0:
+            index += len(self)
+        item = self._item(index)
+        if item is None:
+            raise IndexError(index)
+        return item
 
 
 class PagedTable(DataTable[Cell], Generic[T]):
@@ -110,7 +198,9 @@ class PagedTable(DataTable[Cell], Generic[T]):
         selected = self.selected_key() if keep_position else None
         self.items = items
         index = 0
-        if selected is not None:
+        if selected is not None and isinstance(items, LazyItems):
+            index = items.find(lambda item: self._item_key(item) == selected) or 0
+        elif selected is not None:
             for number, item in enumerate(items):
                 if self._item_key(item) == selected:
                     index = number
@@ -142,8 +232,17 @@ class PagedTable(DataTable[Cell], Generic[T]):
 
     def _show_page(self, page: int, row: int = 0) -> None:
         page = max(0, min(page, self.page_count - 1))
-        self.page = page
         start = page * self.page_size
+        items = self.items
+        if isinstance(items, LazyItems) and not items.has(start, start + self.page_size):
+            self.run_worker(
+                self._fetch_page(items, page, row),
+                group="paged-table.fetch",
+                exclusive=True,
+                exit_on_error=False,
+            )
+            return
+        self.page = page
         chunk = self.items[start : start + self.page_size]
         self.clear()
         self._keys_on_page = {}
@@ -159,6 +258,12 @@ class PagedTable(DataTable[Cell], Generic[T]):
         self.post_message(
             self.PageChanged(self, start + 1 if total else 0, start + len(chunk), total)  # type: ignore[arg-type]
         )
+
+    async def _fetch_page(self, items: LazyItems[T], page: int, row: int) -> None:
+        start = page * self.page_size
+        await items.load(start, start + self.page_size)
+        if self.items is items:
+            self._show_page(page, row)
 
     def position_text(self) -> str:
         total = len(self.items)
