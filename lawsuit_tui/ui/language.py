@@ -9,9 +9,10 @@ Two ways for the app to offer it (both list "Language: English" and "Language: P
 Choosing one calls :func:`switch_language`: it sets the language, redoes every binding
 description (the Footer, the help screen, the palette's key hints, and screens built later),
 redraws every screen so that text produced at render time follows, posts
-:class:`LanguageChanged` to the app and to every screen (a screen whose widgets hold text made
-in ``compose`` can handle it, e.g. ``on_language_changed``), remembers the choice in the config
-file through ``save_preferences`` (in a thread worker) and says so in the new language.
+:class:`LanguageChanged` to the app and to every screen, remembers the choice in the config
+file through ``save_preferences`` (in a thread worker), says so in the new language, and builds
+the base screen of every mode again so that text made in ``compose`` follows too (a mode with
+something pushed over its base screen is left as it is).
 
 Binding descriptions are made by ``_()`` in class bodies, at import time; they are redone
 through :func:`lawsuit_tui.i18n.retranslate`, which knows every text ``_`` produced.
@@ -129,13 +130,57 @@ def _save(language: str) -> None:
     save_preferences({"language": language})
 
 
-def switch_language(app: App[Any], language: str, *, remember: bool | None = None) -> str:
+_SWAP_MODE = "lawsuit-tui-language-swap"
+
+
+def _rebuild_modes(app: App[Any]) -> None:
+    """Build the screens of every mode again, in the new language (they load from the cache
+    at once): hidden modes on their next visit, the mode on show at once. A mode with anything
+    pushed over its base screen (a form being filled, a lawsuit open) is kept as it is."""
+    modes: dict[str, Any] = app._modes
+    stacks: dict[str, list[Screen[Any]]] = app._screen_stacks
+
+    def rebuildable(mode: str) -> bool:
+        # An installed screen instance (not a factory) cannot be built again.
+        return len(stacks.get(mode, ())) == 1 and not isinstance(modes.get(mode), Screen)
+
+    async def rebuild() -> None:
+        current = app.current_mode
+        for mode, base in list(modes.items()):
+            if mode != current and rebuildable(mode):
+                await app.remove_mode(mode)
+                app.add_mode(mode, base)
+        if current in modes and rebuildable(current) and _SWAP_MODE not in modes:
+            # The mode on show cannot be removed: stand on an empty screen meanwhile.
+            base = modes[current]
+            app.add_mode(_SWAP_MODE, Screen)
+            await app.switch_mode(_SWAP_MODE)
+            await app.remove_mode(current)
+            app.add_mode(current, base)
+            await app.switch_mode(current)
+            await app.remove_mode(_SWAP_MODE)
+
+    app.call_later(rebuild)
+
+
+def switch_language(
+    app: App[Any],
+    language: str,
+    *,
+    remember: bool | None = None,
+    rebuild_screens: bool = True,
+) -> str:
     """Show the interface in ``language`` ("en" or "pt-BR") from now on; returns it.
 
     ``remember`` (default: the app's ``remember_preferences``, else True) writes the choice
     to the config file, in a thread worker whose failure reaches the app's error handler.
+    ``rebuild_screens`` builds the base screen of every mode again (unless something is pushed
+    over it), so that it comes back entirely in the new language; what was typed there is lost,
+    data reloads from the cache.
     """
     applied = set_language(language)
+    if rebuild_screens:
+        _rebuild_modes(app)
     retranslate_bindings(app)
     settings = getattr(app, "settings", None)
     if settings is not None and hasattr(settings, "language"):
