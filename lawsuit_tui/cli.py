@@ -157,7 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
             "Without a command it starts the TUI."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__}",
+        help=_("show program's version number and exit"),
+    )
     _add_tui_options(parser, default=False)
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
     parser.set_defaults(command="tui")

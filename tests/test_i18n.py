@@ -117,7 +117,7 @@ def test_a_translation_that_drops_a_placeholder_is_reported(template: Any) -> No
     broken = Catalog(locale="pt_BR")
     for message in template:
         if message.id:
-            broken.add(message.id, message.id)
+            broken.add(message.id, message.id, context=message.context)
     broken["{value!r} is not a whole number"].string = "não é um número inteiro"
     problems = tool.problems(template, broken)
     assert len(problems) == 1 and "placeholders differ" in problems[0]

@@ -24,7 +24,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
 
 from lawsuit_tui.domain.vault import WILDCARD_SYSTEM, SystemStatusRow
-from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.confirm import ConfirmScreen
 from lawsuit_tui.ui.styles import STYLES
@@ -118,7 +118,7 @@ class VaultScreen(LawsuitScreen):
         # fixed widths: the status column must stay on screen at 80 columns
         system_width = max(24, min(60, self.app.size.width - 36))
         grid.add_column(_("Court system"), key="system", width=system_width)
-        grid.add_column(_("Key"), key="key", width=12)
+        grid.add_column(pgettext("customer", "Key"), key="key", width=12)
         grid.add_column(_("Status"), key="status", width=10)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.query_one("#vault-result", Static).display = False
