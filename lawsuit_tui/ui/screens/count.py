@@ -57,6 +57,19 @@ _PROBLEM_FIELDS = (
 )
 
 
+# Labels for the service's values (the values themselves are sent untouched).
+KIND_LABELS = {
+    CountKind.JUDGEMENT_BOND: N_("Judgement bond (precatório)"),
+    CountKind.SENTENCE_EXECUTION: N_("Sentence execution"),
+}
+NATURE_LABELS = {Nature.ALIMENTARY: N_("Alimentary"), Nature.COMMON: N_("Common")}
+TAG_LABELS = {
+    CountTag.PRECATORY_DISPATCHED: N_("Precatory dispatched"),
+    CountTag.POSSIBLE_PRECATORY: N_("Possible precatory"),
+    CountTag.POSSIBLE_APPROVED_CALCULATION: N_("Possible approved calculation"),
+}
+
+
 class CountScreen(LawsuitScreen):
     """The count form, its result and the history of counts."""
 
@@ -94,7 +107,7 @@ class CountScreen(LawsuitScreen):
                 yield FieldBox(
                     _("Kind"),
                     Select[str](
-                        [(kind.value, kind.value) for kind in CountKind],
+                        [(_(KIND_LABELS[kind]), kind.value) for kind in CountKind],
                         value=CountKind.JUDGEMENT_BOND.value,
                         allow_blank=False,
                         compact=True,
@@ -138,10 +151,12 @@ class CountScreen(LawsuitScreen):
                 )
                 with Horizontal(id="box-natures-row", classes="checks"):
                     for nature in Nature:
-                        yield Checkbox(nature.value, id=f"cn-nature-{nature.value}", compact=True)
+                        yield Checkbox(
+                            _(NATURE_LABELS[nature]), id=f"cn-nature-{nature.value}", compact=True
+                        )
                 with Vertical(id="box-tags-row", classes="checks"):
                     for tag in CountTag:
-                        yield Checkbox(tag.value, id=f"cn-tag-{tag.value}", compact=True)
+                        yield Checkbox(_(TAG_LABELS[tag]), id=f"cn-tag-{tag.value}", compact=True)
                 yield Static("", id="cn-problems", markup=False)
                 with Horizontal(id="cn-buttons"):
                     yield Button(_("Count (F10)"), id="cn-submit", variant="primary", compact=True)
