@@ -13,43 +13,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bench.cache import WORDS
+from lawsuit_tui.domain.identifiers import make_cnj
+
 BIG_REQUEST_ID = "bigreq00-0000-4000-8000-000000000001"
 BIG_SEARCH_KEY = "37132492292"  # the sandbox's busy person: a request that plausibly has many
 BIG_SEARCH_SHOWN = "371.324.922-92"
-
-WORDS = [
-    "juntada",
-    "de",
-    "peticao",
-    "intermediaria",
-    "conclusos",
-    "para",
-    "despacho",
-    "decisao",
-    "interlocutoria",
-    "publicado",
-    "no",
-    "diario",
-    "de",
-    "justica",
-    "eletronico",
-    "certidao",
-    "de",
-    "decurso",
-    "de",
-    "prazo",
-    "expedicao",
-    "de",
-    "mandado",
-    "citacao",
-    "audiencia",
-    "de",
-    "conciliacao",
-    "designada",
-    "sentenca",
-    "de",
-    "procedencia",
-]
 
 
 @dataclass(frozen=True)
@@ -68,15 +37,8 @@ class FillPlan:
         )
 
 
-def cnj(number: int, year: int, segment: int, court: int, origin: int) -> str:
-    """A CNJ number with correct check digits (ISO 7064 mod 97-10)."""
-    base = int(f"{number:07d}{year:04d}{segment}{court:02d}{origin:04d}00")
-    digits = 98 - base % 97
-    return f"{number:07d}-{digits:02d}.{year:04d}.{segment}.{court:02d}.{origin:04d}"
-
-
 def lawsuit_code(n: int) -> str:
-    return cnj(1_000_000 + n, 2020 + n % 6, 8, 26, n % 10_000)
+    return make_cnj(1_000_000 + n, 2020 + n % 6, 8, 26, n % 10_000)
 
 
 def lawsuit(n: int, rng: random.Random) -> dict[str, Any]:
