@@ -19,18 +19,12 @@ if TYPE_CHECKING:
     from lawsuit_tui.ui.app import LawsuitApp
 
 
-class DestinationsProvider(Provider):
-    """ "Go to ..." for every destination."""
+class _ListedCommands(Provider):
+    """A provider over a list of (title, help, callback): discovery shows them all, search
+    matches titles. Subclasses say what the list is."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
-        app = cast("LawsuitApp", self.app)
-        commands: list[tuple[str, str, Callable[[], Any]]] = []
-        for item in DESTINATIONS:
-            key = app.binding_key(item.binding_id)
-            title = _("Go to {place}").format(place=item.label)
-            help_text = f"{item.description}  ({key})" if item.description else f"({key})"
-            commands.append((title, help_text, partial(app.goto, item.id)))
-        return commands
+        return []
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():
@@ -44,7 +38,21 @@ class DestinationsProvider(Provider):
                 yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
 
 
-class ScreenCommandsProvider(Provider):
+class DestinationsProvider(_ListedCommands):
+    """ "Go to ..." for every destination."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        app = cast("LawsuitApp", self.app)
+        commands: list[tuple[str, str, Callable[[], Any]]] = []
+        for item in DESTINATIONS:
+            key = app.binding_key(item.binding_id)
+            title = _("Go to {place}").format(place=item.label)
+            help_text = f"{item.description}  ({key})" if item.description else f"({key})"
+            commands.append((title, help_text, partial(app.goto, item.id)))
+        return commands
+
+
+class ScreenCommandsProvider(_ListedCommands):
     """The commands of the screen the palette was opened from (``palette_commands()``)."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
@@ -61,17 +69,6 @@ class ScreenCommandsProvider(Provider):
                 help_text = f"{help_text}  ({app.binding_key(binding_id)})"
             found.append((command.title, help_text, command.callback))
         return found
-
-    async def discover(self) -> Hits:
-        for title, help_text, callback in self._commands():
-            yield DiscoveryHit(title, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, callback in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
 
 
 class ThemePickerProvider(Provider):
