@@ -304,15 +304,17 @@ class LawsuitApp(App[int]):
         # The first frame never waits for the sandbox, the cache or their imports.
         self.call_after_refresh(self._open_services)
 
-    async def _load_settings(self) -> None:
-        """Validate the configuration; a broken one ends the app as the other commands do."""
+    async def _load_settings(self) -> bool:
+        """Validate the configuration; a broken one ends the app as the other commands do
+        (exit code 2 and one line), and there is then nothing more for the worker to do."""
         from lawsuit_tui.config import ConfigError, load_settings
 
         try:
             self._settings = await asyncio.to_thread(load_settings)
         except ConfigError as error:
             self.exit(return_code=2, message=f"lawsuit-tui: {error}")
-            raise
+            return False
+        return True
 
     def _mode_factory(self, destination_id: str) -> Callable[[], Screen[Any]]:
         def build() -> Screen[Any]:
@@ -341,8 +343,12 @@ class LawsuitApp(App[int]):
                 # The service layer, httpx and the sandbox (FastAPI) take most of a second to
                 # import: do it in a thread, so that keys typed meanwhile are not held up.
                 await asyncio.to_thread(_preload_services, self.sandbox_mode)
-                if self._settings is None:
-                    await self._load_settings()
+                if self._settings is None and not await self._load_settings():
+                    if not future.done():
+                        invalid = ServicesUnavailable(_("The configuration is invalid."))
+                        future.set_exception(invalid)
+                        future.exception()  # mark retrieved: screens may never ask
+                    return
                 from lawsuit_tui.services.context import ServiceContext
 
                 settings = self.settings
