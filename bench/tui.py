@@ -57,6 +57,7 @@ from bench._tui_parse import (
     summarize,
 )
 from bench._tui_tmux import Launch, Tmux, TmuxError
+from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOOR_SCRIPT = ROOT / "bench" / "floor_app.py"
@@ -806,7 +807,8 @@ def filled_cache(
     if directory.exists():
         shutil.rmtree(directory)
     start = time.perf_counter()
-    counts = fill(directory, plan)
+    # The app runs on the sandbox (no API key), whose cache is the "sandbox" subdirectory.
+    counts = fill(directory / SANDBOX_CACHE_SUBDIR, plan)
     stamp.write_text(repr(plan))
     results.info(
         f"filled {directory}: {counts['responses']:,} responses, {counts['lawsuits']:,} "

@@ -22,6 +22,19 @@ class DamagedFile(ValueError):
     """The file exists but is not a TinyDB JSON document."""
 
 
+def parse_tinydb(raw: bytes) -> dict[str, dict[str, Any]] | None:
+    """The tables of a TinyDB file's text (None when empty); DamagedFile if it is not one."""
+    if not raw.strip():
+        return None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise DamagedFile(f"not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise DamagedFile("not a TinyDB document")
+    return data
+
+
 class AtomicOrjsonStorage(Storage):
     def __init__(
         self,
@@ -40,15 +53,7 @@ class AtomicOrjsonStorage(Storage):
             raw = self.path.read_bytes()
         except FileNotFoundError:
             return None
-        if not raw.strip():
-            return None
-        try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise DamagedFile(f"not valid JSON: {exc}") from exc
-        if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
-            raise DamagedFile("not a TinyDB document")
-        return data
+        return parse_tinydb(raw)
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         if self.read_only:

@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
+import sys
 import threading
 import time
 import uuid
@@ -55,12 +57,14 @@ import orjson
 from lawsuit_tui.i18n import _
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.codec import is_packed, pack, pack_value, unpack
+from lawsuit_tui.store.cold import ColdDoc, ShardFile, locate, raise_open_file_limit, shard_bytes
 from lawsuit_tui.store.errors import CacheError, CacheReadOnly
 from lawsuit_tui.store.fileio import (
     ensure_private_dir,
     fsync_dir,
     remove_leftover_tmp,
 )
+from lawsuit_tui.store.keysets import KeySets
 from lawsuit_tui.store.lawsuits import (
     LawsuitChange,
     LawsuitEntry,
@@ -86,7 +90,7 @@ from lawsuit_tui.store.schema import (
     read_schema,
     write_schema,
 )
-from lawsuit_tui.store.storage import AtomicOrjsonStorage, DamagedFile
+from lawsuit_tui.store.storage import AtomicOrjsonStorage, DamagedFile, parse_tinydb
 
 Doc = dict[str, Any]
 Clock = Callable[[], datetime]
@@ -97,6 +101,10 @@ RECENT_KEY = "recent_searches"
 RECENT_KEEP = 50
 QUARANTINE_MAX_BYTES = 256 * 1024
 PRUNED_TABLES = ("requests", "responses", "lawsuits", "deliveries", "quarantine", "count_requests")
+# Tables whose checkpointed records are held on disk, their index fields in memory (cold.py).
+COLD_TABLES = frozenset({"responses", "lawsuits"})
+# A record in memory: whole (written since the last checkpoint, or of a small table) or cold.
+Held = Doc | ColdDoc
 
 
 def _utcnow() -> datetime:
@@ -123,6 +131,26 @@ def _is_provisional(response: dict[str, Any]) -> bool:
     tags = response.get("tags")
     cached_tag = isinstance(tags, dict) and tags.get("cached_response") is True
     return cached_tag or response.get("cached") is True
+
+
+def _cold(doc: Doc | ColdDoc, file: ShardFile, offset: int, length: int) -> ColdDoc:
+    """``doc`` held cold, its text at ``offset`` in ``file``."""
+    if isinstance(doc, ColdDoc):
+        return ColdDoc(doc.k, doc.i, file, offset, length, provisional=doc.provisional)
+    index = doc.get("i")
+    return ColdDoc(
+        doc["k"],
+        index if isinstance(index, dict) else {},
+        file,
+        offset,
+        length,
+        provisional=doc.get("d") is None,
+    )
+
+
+def _provisional_held(doc: Held) -> bool:
+    """A lawsuit record with no definitive version."""
+    return doc.provisional if isinstance(doc, ColdDoc) else doc.get("d") is None
 
 
 def _packed(doc: Any) -> Any:
@@ -170,7 +198,9 @@ class Store:
         self._stopping = False
         self._schema: dict[str, Any] = new_schema()
         self._nshards: dict[str, int] = dict(DEFAULT_SHARDS)
-        self._shards: dict[str, list[dict[str, Doc]]] = {}
+        self._shards: dict[str, list[dict[str, Held]]] = {}
+        # The shard files cold records point into, open (see cold.py), by (table, shard).
+        self._files_open: dict[tuple[str, int], ShardFile] = {}
         self._dirty: set[tuple[str, int]] = set()
         self._sigs: dict[tuple[str, int], tuple[int, int, int] | None] = {}
         self._offsets: dict[int, int] = {}
@@ -195,6 +225,7 @@ class Store:
         they are set aside as ``*.damaged-<timestamp>`` and listed in ``problems``.
         ``secrets``: values (the API key, the bearer token) to scrub from anything written.
         """
+        raise_open_file_limit()
         store = cls(
             Path(directory),
             read_only=read_only,
@@ -279,8 +310,8 @@ class Store:
     def _reset_indexes(self) -> None:
         self._req_order: list[tuple[str, str]] = []
         self._resp_by_req: dict[str, list[tuple[str, str]]] = {}
-        self._law_by_code: dict[str, set[str]] = {}
-        self._law_by_doc: dict[str, set[str]] = {}
+        self._law_by_code = KeySets()
+        self._law_by_doc = KeySets()
 
     @property
     def _tables_dir(self) -> Path:
@@ -326,12 +357,25 @@ class Store:
         sig = self._signature(path)
         self._sigs[(table, index)] = sig
         self._shard_bytes[(table, index)] = sig[2] if sig else 0
+        cold = table in COLD_TABLES
+        file: ShardFile | None = None
         try:
-            data = AtomicOrjsonStorage(path, read_only=True).read()
+            if sig is None:
+                data = None
+            else:
+                # Read through the descriptor the cold records keep: the version parsed is
+                # the version they point into, even if a writer replaces the file meanwhile.
+                file = ShardFile.open(path)
+                raw = os.read(file.fd, max(sig[2], os.fstat(file.fd).st_size))
+                data = parse_tinydb(raw)
+        except FileNotFoundError:
+            data = None
         except (DamagedFile, OSError) as exc:
+            if file is not None:
+                file.close()
             self._set_aside(path, exc)
             return
-        shard: dict[str, Doc] = {}
+        shard: dict[str, Held] = {}
         records = (data or {}).get(TINYDB_TABLE, {})
         bad = 0
         for doc in records.values():
@@ -343,6 +387,18 @@ class Store:
             self._problem(
                 _("{name}: {n} malformed record(s) skipped").format(name=path.name, n=bad)
             )
+        if cold and file is not None and records and not bad:
+            spans = locate(raw, records.items())
+            if spans is None:
+                if not self.read_only:  # rewritten in our form by the next checkpoint
+                    self._dirty.add((table, index))
+            else:
+                for doc, offset, length in spans:
+                    shard[doc["k"]] = _cold(doc, file, offset, length)
+        if cold and file is not None:
+            self._files_open[(table, index)] = file
+        elif file is not None:
+            file.close()
         previous = self._shards[table][index]
         if previous:
             for key, doc in previous.items():
@@ -446,6 +502,10 @@ class Store:
                         journal.path.unlink()
         self._closed = True
         self._release()
+        with self._lock:
+            for file in self._files_open.values():
+                file.close()  # a read of a cold record after close() fails, never misreads
+            self._files_open.clear()
 
     def _release(self) -> None:
         if self._writer_lock is not None:
@@ -468,14 +528,19 @@ class Store:
         count = self._nshards[table]
         return zlib.crc32(key.encode()) % count if count > 1 else 0
 
-    def _get(self, table: str, key: str) -> Doc | None:
+    def _get(self, table: str, key: str) -> Held | None:
         return self._shards[table][self._shard_index(table, key)].get(key)
 
-    def _docs(self, table: str) -> Iterable[Doc]:
+    def _docs(self, table: str) -> Iterable[Held]:
         for shard in self._shards[table]:
             yield from shard.values()
 
-    def _apply(self, table: str, key: str, doc: Doc | None) -> None:
+    @staticmethod
+    def _full(doc: Held) -> Doc:
+        """The whole record: read back from its shard file when it is held cold."""
+        return doc.load() if isinstance(doc, ColdDoc) else doc
+
+    def _apply(self, table: str, key: str, doc: Held | None) -> None:
         index = self._shard_index(table, key)
         shard = self._shards[table][index]
         old = shard.get(key)
@@ -488,7 +553,7 @@ class Store:
             self._index(table, key, doc)
         self._dirty.add((table, index))
 
-    def _index(self, table: str, key: str, doc: Doc) -> None:
+    def _index(self, table: str, key: str, doc: Held) -> None:
         i = doc.get("i") or {}
         if table == "requests":
             entry = (_str(i.get("c")), key)
@@ -498,6 +563,12 @@ class Store:
                 insort(self._req_order, entry)
         elif table == "responses":
             request_id = _str(i.get("r"))
+            if request_id:
+                # Thousands of responses name the same request (and a handful of types):
+                # one string each instead of one per response.
+                i["r"] = request_id = sys.intern(request_id)
+                if isinstance(i.get("t"), str):
+                    i["t"] = sys.intern(i["t"])
             entry = (_str(i.get("c")), key)
             entries = self._resp_by_req.get(request_id)
             if entries is None:
@@ -507,11 +578,11 @@ class Store:
             else:
                 insort(entries, entry)
         elif table == "lawsuits":
-            self._law_by_code.setdefault(key.split("#", 1)[0], set()).add(key)
+            self._law_by_code.add(key.split("#", 1)[0], key)
             for document in i.get("docs") or ():
-                self._law_by_doc.setdefault(document, set()).add(key)
+                self._law_by_doc.add(document, key)
 
-    def _unindex(self, table: str, key: str, doc: Doc) -> None:
+    def _unindex(self, table: str, key: str, doc: Held) -> None:
         i = doc.get("i") or {}
         if table == "requests":
             with contextlib.suppress(ValueError):
@@ -525,16 +596,9 @@ class Store:
                 if not entries:
                     del self._resp_by_req[request_id]
         elif table == "lawsuits":
-            code = key.split("#", 1)[0]
-            self._law_by_code.get(code, set()).discard(key)
-            if not self._law_by_code.get(code, True):
-                del self._law_by_code[code]
+            self._law_by_code.discard(key.split("#", 1)[0], key)
             for document in i.get("docs") or ():
-                keys = self._law_by_doc.get(document)
-                if keys is not None:
-                    keys.discard(key)
-                    if not keys:
-                        del self._law_by_doc[document]
+                self._law_by_doc.discard(document, key)
 
     def _finish_bulk(self) -> None:
         self._bulk = False
@@ -581,11 +645,11 @@ class Store:
     def _record_doc(self, key: str, record: Any, index: dict[str, Any]) -> Doc:
         return {"k": key, "i": index, "b": pack_value(record)}
 
-    @staticmethod
-    def _body(doc: Doc | None) -> Any:
+    @classmethod
+    def _body(cls, doc: Held | None) -> Any:
         if doc is None:
             return None
-        return unpack(doc["b"])
+        return unpack(cls._full(doc)["b"])
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -604,22 +668,38 @@ class Store:
                 if not old and not self._dirty:
                     return 0
                 snapshot = [
-                    (table, index, list(self._shards[table][index].values()))
+                    (table, index, list(self._shards[table][index].items()))
                     for table, index in sorted(self._dirty)
                 ]
                 self._dirty.clear()
+            written: list[tuple[str, int, list[tuple[str, Held]], ShardFile, list[Any]]] = []
             try:
-                for table, index, docs in snapshot:
-                    data = {TINYDB_TABLE: {str(n): d for n, d in enumerate(docs, 1)}}
+                for table, index, items in snapshot:
+                    # Cold records are copied from the file they are in, as they are there.
+                    texts = (
+                        d.raw() if isinstance(d, ColdDoc) else orjson.dumps(d) for _k, d in items
+                    )
+                    raw, spans = shard_bytes(texts)
                     path = self._shard_path(table, index)
-                    raw = orjson.dumps(data)
                     AtomicOrjsonStorage(path, sync_dir=False).write_raw(raw)
                     self._shard_bytes[(table, index)] = len(raw)
+                    if table in COLD_TABLES:
+                        # Only this thread replaces shard files: this is the one just written.
+                        written.append((table, index, items, ShardFile.open(path), spans))
                 fsync_dir(self._tables_dir)
             except BaseException:
                 with self._lock:
                     self._dirty.update((t, i) for t, i, _docs in snapshot)
                 raise
+            with self._lock:
+                # What was written is now on disk: hold it cold, unless a write replaced it
+                # meanwhile (that one is whole in memory, its shard dirty again).
+                for table, index, items, file, spans in written:
+                    shard = self._shards[table][index]
+                    for (key, doc), (offset, length) in zip(items, spans, strict=True):
+                        if shard.get(key) is doc:
+                            shard[key] = _cold(doc, file, offset, length)
+                    self._files_open[(table, index)] = file
             with checkpoint_lock(self.path, exclusive=True):
                 for seg in old:
                     with contextlib.suppress(FileNotFoundError):
@@ -677,7 +757,7 @@ class Store:
     ) -> list[dict[str, Any]]:
         """Requests newest first (by created_at), optionally of one status. ``offset`` and
         ``limit`` pick a page of that list; records outside it are not parsed."""
-        docs: list[Doc] = []
+        docs: list[Held] = []
         skip = max(0, offset)
         with self._lock:
             for _created, key in reversed(self._req_order):
@@ -756,8 +836,8 @@ class Store:
                 "at": now,
             }
             doc = {"k": key, "i": index, "b": pack(text)}
-            old = self._get("responses", key)
-            if old is None or old.get("b") != doc["b"]:
+            held = self._get("responses", key)
+            if held is None or self._full(held).get("b") != doc["b"]:
                 ops.append(("responses", key, doc))
             data = record.get("response_data")
             if (
@@ -880,7 +960,8 @@ class Store:
             raise ValueError("a lawsuit needs its code")
         instance = instance_of(lawsuit)
         key = lawsuit_key(code, instance)
-        old = pending.get(key) or self._get("lawsuits", key)
+        held = pending.get(key) or self._get("lawsuits", key)
+        old = None if held is None else self._full(held)
         body = pack_value(lawsuit)
         stamp = version_stamp(lawsuit)
         ignored = LawsuitChange(
@@ -930,10 +1011,10 @@ class Store:
         pending[key] = doc
         return ("lawsuits", key, doc), change
 
-    def _lawsuit_doc(self, code: str, instance: int | None) -> Doc | None:
+    def _lawsuit_doc(self, code: str, instance: int | None) -> Held | None:
         if instance is not None:
             return self._get("lawsuits", lawsuit_key(code, instance))
-        keys = self._law_by_code.get(code_key(code), ())
+        keys = self._law_by_code.get(code_key(code))
         docs = [d for d in (self._get("lawsuits", k) for k in keys) if d is not None]
         if not docs:
             return None
@@ -943,15 +1024,17 @@ class Store:
     def get_lawsuit(self, code: str, instance: int | None = None) -> dict[str, Any] | None:
         """The definitive version if any, else the provisional one (lawsuit_entry tells)."""
         with self._lock:
-            doc = self._lawsuit_doc(code, instance)
-            text = None if doc is None else (doc.get("d") or doc.get("p"))
+            held = self._lawsuit_doc(code, instance)
+        doc = None if held is None else self._full(held)
+        text = None if doc is None else (doc.get("d") or doc.get("p"))
         return None if text is None else dict(unpack(text))
 
     def lawsuit_entry(self, code: str, instance: int | None = None) -> LawsuitEntry | None:
         with self._lock:
-            doc = self._lawsuit_doc(code, instance)
-        if doc is None:
+            held = self._lawsuit_doc(code, instance)
+        if held is None:
             return None
+        doc = self._full(held)
         provisional = doc.get("d") is None
         text = doc.get("p") if provisional else doc.get("d")
         if text is None:
@@ -968,17 +1051,19 @@ class Store:
             source=_str(doc.get("src")),
         )
 
-    def _lawsuit_bodies(self, docs: Iterable[Doc], limit: int | None) -> list[dict[str, Any]]:
+    def _lawsuit_bodies(self, docs: Iterable[Held], limit: int | None) -> list[dict[str, Any]]:
         ordered = sorted(
-            docs, key=lambda d: (_str(d["i"].get("o")), d["i"].get("at") or 0), reverse=True
+            docs,
+            key=lambda d: (_str(d["i"].get("o")), d["i"].get("at") or 0, d["k"]),
+            reverse=True,
         )
-        texts = [d.get("d") or d.get("p") for d in ordered[:limit]]
+        texts = [(d.get("d") or d.get("p")) for d in map(self._full, ordered[:limit])]
         return [unpack(t) for t in texts if t]
 
     def lawsuits_of_document(self, document: str) -> list[dict[str, Any]]:
         """Lawsuits where a party or a lawyer has this CPF, CNPJ or OAB; newest first."""
         with self._lock:
-            keys = self._law_by_doc.get(document_key(document), set())
+            keys = self._law_by_doc.get(document_key(document))
             docs = [d for d in (self._get("lawsuits", k) for k in keys) if d is not None]
         return self._lawsuit_bodies(docs, None)
 
@@ -1011,8 +1096,9 @@ class Store:
             )
         for _code, _instance, key in order:
             with self._lock:
-                doc = self._get("lawsuits", key)
-                text = None if doc is None else (doc.get("d") or doc.get("p"))
+                held = self._get("lawsuits", key)
+            doc = None if held is None else self._full(held)
+            text = None if doc is None else (doc.get("d") or doc.get("p"))
             if text is not None:
                 yield dict(unpack(text))
 
@@ -1200,7 +1286,7 @@ class Store:
         """Counts per table and sizes on disk."""
         with self._lock:
             counts = {t: sum(len(s) for s in shards) for t, shards in self._shards.items()}
-            provisional = sum(1 for d in self._docs("lawsuits") if d.get("d") is None)
+            provisional = sum(1 for d in self._docs("lawsuits") if _provisional_held(d))
         files = self._files()
         sizes: dict[str, int] = {"tables": 0, "journal": 0, "other": 0}
         for f in files:
