@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from lawsuit_tui.store import LawsuitChange, LawsuitEntry, Store
+from lawsuit_tui.store import LawsuitChange, LawsuitEntry, LawsuitState, Store
 
 __all__ = ["Cache"]
 
@@ -92,6 +92,9 @@ class Cache:
 
     def lawsuit_entry(self, code: str, instance: int | None = None) -> LawsuitEntry | None:
         return self.store.lawsuit_entry(code, instance)
+
+    def lawsuit_state(self, code: str, instance: int | None = None) -> LawsuitState | None:
+        return self.store.lawsuit_state(code, instance)
 
     def get_lawsuit(self, code: str, instance: int | None = None) -> dict[str, Any] | None:
         return self.store.get_lawsuit(code, instance)

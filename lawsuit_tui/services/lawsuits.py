@@ -85,7 +85,7 @@ class LawsuitService:
         provisional and what its stored version brought, without validating it again. When
         the cache holds nothing for it (read-only), a provisional copy of ``fetched_at``.
         A blocking call (a store read): call it from a worker thread."""
-        entry = self._d.cache.lawsuit_entry(lawsuit.code, lawsuit.instance)
+        entry = self._d.cache.lawsuit_state(lawsuit.code, lawsuit.instance)
         if entry is None:
             return LawsuitView(
                 lawsuit=lawsuit, provisional=True, stored_at=fetched_at or self._d.now()

@@ -6,7 +6,7 @@ See :mod:`lawsuit_tui.store.store` for the durability contract and the directory
 from __future__ import annotations
 
 from lawsuit_tui.store.errors import CacheError, CacheLocked, CacheReadOnly
-from lawsuit_tui.store.lawsuits import LawsuitChange, LawsuitEntry
+from lawsuit_tui.store.lawsuits import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
 
@@ -16,6 +16,7 @@ __all__ = [
     "CacheReadOnly",
     "LawsuitChange",
     "LawsuitEntry",
+    "LawsuitState",
     "Sanitizer",
     "Store",
     "sanitize",

@@ -50,6 +50,16 @@ class LawsuitChange:
 
 
 @dataclass
+class LawsuitState:
+    """How the cache holds a lawsuit (its version, when, what it brought), without it."""
+
+    provisional: bool
+    stored_at: datetime
+    changes: LawsuitChange | None
+    source: str = ""
+
+
+@dataclass
 class LawsuitEntry:
     """The lawsuit as the cache holds it, with how it got there."""
 

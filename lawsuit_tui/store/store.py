@@ -68,6 +68,7 @@ from lawsuit_tui.store.keysets import KeySets
 from lawsuit_tui.store.lawsuits import (
     LawsuitChange,
     LawsuitEntry,
+    LawsuitState,
     code_key,
     diff,
     document_key,
@@ -1030,21 +1031,43 @@ class Store:
         return None if text is None else dict(unpack(text))
 
     def lawsuit_entry(self, code: str, instance: int | None = None) -> LawsuitEntry | None:
+        found = self._lawsuit_record(code, instance)
+        if found is None:
+            return None
+        doc, text = found
+        state = self._state(doc)
+        return LawsuitEntry(
+            lawsuit=unpack(text),
+            provisional=state.provisional,
+            stored_at=state.stored_at,
+            changes=state.changes,
+            source=state.source,
+        )
+
+    def lawsuit_state(self, code: str, instance: int | None = None) -> LawsuitState | None:
+        """As :meth:`lawsuit_entry` without the lawsuit: for a list of responses, or a
+        lawsuit already on screen, it spares unpacking a body of megabytes."""
+        found = self._lawsuit_record(code, instance)
+        return None if found is None else self._state(found[0])
+
+    def _lawsuit_record(self, code: str, instance: int | None) -> tuple[Doc, str] | None:
+        """The whole record of a lawsuit and the body of its version held, if any."""
         with self._lock:
             held = self._lawsuit_doc(code, instance)
         if held is None:
             return None
         doc = self._full(held)
+        text = doc.get("p") if doc.get("d") is None else doc.get("d")
+        return None if text is None else (doc, text)
+
+    @staticmethod
+    def _state(doc: Doc) -> LawsuitState:
         provisional = doc.get("d") is None
-        text = doc.get("p") if provisional else doc.get("d")
-        if text is None:
-            return None
         stored = doc.get("pat") if provisional else doc.get("dat")
         changes = doc.get("c")
         if isinstance(changes, str):  # packed (schema 2); a dict in schema 1 records
             changes = unpack(changes)
-        return LawsuitEntry(
-            lawsuit=unpack(text),
+        return LawsuitState(
             provisional=provisional,
             stored_at=datetime.fromtimestamp(float(stored or doc["i"].get("at") or 0), UTC),
             changes=LawsuitChange.from_json(changes) if isinstance(changes, dict) else None,

@@ -219,3 +219,20 @@ def test_a_cold_record_is_read_through_the_file_it_was_loaded_from(tmp_path: Pat
         file.read(100, 50)
     file.close()
     assert file.fd == -1
+
+
+def test_lawsuit_state_tells_what_lawsuit_entry_tells_without_the_lawsuit(store: Store) -> None:
+    _fill(store)
+    for checkpointed in (False, True):
+        for code in CODES[:6]:
+            entry = store.lawsuit_entry(code)
+            state = store.lawsuit_state(code)
+            assert entry is not None and state is not None
+            assert (state.provisional, state.stored_at, state.changes, state.source) == (
+                entry.provisional,
+                entry.stored_at,
+                entry.changes,
+                entry.source,
+            ), (code, checkpointed)
+        store.checkpoint()
+    assert store.lawsuit_state("0000999-99.2024.8.26.0100") is None

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.store import LawsuitEntry
+    from lawsuit_tui.store import LawsuitState
     from lawsuit_tui.ui.app import CacheChanged, RequestFollowEvent
 
 
@@ -265,13 +265,13 @@ class ResponsesScreen(LawsuitScreen):
         context = await self.services()
         request_id = self.request_id
 
-        def read() -> tuple[list[ResponseRecord], dict[tuple[str, int | None], LawsuitEntry]]:
+        def read() -> tuple[list[ResponseRecord], dict[tuple[str, int | None], LawsuitState]]:
             page, _total = context.requests.cached_responses_page(request_id, offset, limit)
-            entries: dict[tuple[str, int | None], LawsuitEntry] = {}
+            entries: dict[tuple[str, int | None], LawsuitState] = {}
             for response in page:
                 data = response.response_data
                 if isinstance(data, Lawsuit) and (data.code, data.instance) not in entries:
-                    entry = context.cache.lawsuit_entry(data.code, data.instance)
+                    entry = context.cache.lawsuit_state(data.code, data.instance)
                     if entry is not None:
                         entries[(data.code, data.instance)] = entry
             return page, entries
@@ -556,7 +556,7 @@ def order_key(response: ResponseRecord) -> tuple[str, str]:
     return (stamp, response.response_id or "")
 
 
-def recall(row: Row, entry: LawsuitEntry, request_id: str) -> None:
+def recall(row: Row, entry: LawsuitState, request_id: str) -> None:
     """What the stored version of a row's lawsuit says about a row read from the cache."""
     if row.provisional:
         if not entry.provisional:
