@@ -81,6 +81,13 @@ DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 1000
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+_BASE32 = re.compile(r"[A-Z2-7]+=*")
+
+
+def is_base32_secret(value: str) -> bool:
+    """A two-factor secret as people copy it: base32, grouped by spaces, in either case."""
+    return _BASE32.fullmatch("".join(value.split()).upper()) is not None
+
 
 # D11: the response types each search type accepts; the first is the default.
 _ACCEPTED_RESPONSE_TYPES: dict[SearchType, tuple[ResponseType, ...]] = {
@@ -409,6 +416,14 @@ class CredentialItem(Credential):
         has_certificate = bool(self.certificate_pfx and self.certificate_pfx.get_secret_value())
         if not (has_login or has_certificate):
             raise _invalid(_("a credential needs a username and a password, or an A1 certificate"))
+        # The service refuses these (D32); saying so here spares a call that cannot succeed.
+        if has_certificate and not (
+            self.certificate_password and self.certificate_password.get_secret_value()
+        ):
+            raise _invalid(_("an A1 certificate needs its password"))
+        totp = self.totp_secret.get_secret_value() if self.totp_secret else ""
+        if totp and not is_base32_secret(totp):
+            raise _invalid(_("the two-factor secret must be base32 (letters A-Z, digits 2-7)"))
         return self
 
 

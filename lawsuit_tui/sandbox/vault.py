@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
+from lawsuit_tui.domain.bodies import is_base32_secret
 from lawsuit_tui.domain.enums import CredentialMessage, CredentialStatus
 from lawsuit_tui.domain.vault import WILDCARD_SYSTEM
 
@@ -59,7 +59,6 @@ SECRET_FIELDS: Final = frozenset(
 _MAX_TEXT = 4096
 # A1 certificates are small; this bounds memory per credential, not the body (that is D46's).
 _MAX_CERTIFICATE = 512 * 1024
-_BASE32 = re.compile(r"^[A-Z2-7]+=*$")
 
 NOT_EXISTS: Final = CredentialStatus.NOT_EXISTS.value
 ACTIVE: Final = CredentialStatus.ACTIVE.value
@@ -531,7 +530,7 @@ class Vault:
                         f"{path}.username", "required", "username is required with a password"
                     )
                 )
-        if "totp_secret" in texts and not _is_base32(texts["totp_secret"]):
+        if "totp_secret" in texts and not is_base32_secret(texts["totp_secret"]):
             problems.append(
                 ValidationProblem(f"{path}.totp_secret", "base32", "totp_secret must be base32")
             )
@@ -580,8 +579,3 @@ def _is_base64(value: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return True
-
-
-def _is_base32(value: str) -> bool:
-    # Authenticator apps show secrets in groups and in either case; any length is seen.
-    return _BASE32.match("".join(value.split()).upper()) is not None

@@ -74,6 +74,8 @@ App API (``self.app``, a ``LawsuitApp``)
       ``app.read_only``.
     * ``app.movement_watch``: the session's ``MovementWatch`` (set before ``ServicesReady``),
       polled by the app every ``MOVEMENT_POLL_SECONDS``; the trackings screen listens to it.
+      A tracking's response delivered by webhook is announced only when
+      ``movement_watch.claim`` finds it new, so each movement is announced once.
     * ``app.toggle_receiver()`` (``app.receiver``, default F8, and the palette): start or stop
       the embedded webhook receiver (``app.receiver`` is it, or None). Each stored delivery
       and, when another process writes the cache, each change it stores, reaches every screen
@@ -466,6 +468,8 @@ class LawsuitApp(App[int]):
         self._cache_changed(summary)
         if not summary.new:
             return  # a redelivery changes nothing
+        if not self._first_to_bring(summary):
+            return  # the movement watch's poll has announced this movement already
         message, destination_id, params = delivery_notice(summary)
         if destination_id is None:
             self.notify(message, title=_("Webhooks"), timeout=6)
@@ -476,6 +480,17 @@ class LawsuitApp(App[int]):
         ):
             return  # the user is looking at that request: the screen updates itself
         self.announce(message, destination_id, **params)
+
+    def _first_to_bring(self, summary: DeliverySummary) -> bool:
+        """False when ``summary`` is a tracking's movement already announced; else True, and
+        the movement is taken so that the poll does not announce it again."""
+        from lawsuit_tui.ui.widgets.part2.movement_watch import delivered_movement
+
+        movement = delivered_movement(summary)
+        if movement is None or self.movement_watch is None:
+            return True
+        tracking_id, response_id = movement
+        return bool(self.movement_watch.claim(tracking_id, [response_id]))
 
     def _status_changed(self, *_args: object) -> None:
         # May be called from the service's tasks; the reactive update is loop-safe.

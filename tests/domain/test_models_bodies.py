@@ -253,7 +253,13 @@ def test_credentials_flat_items_and_certificates() -> None:
         {
             "credentials": [
                 {"system_name": "TRF3 - PJE - 1º grau", "username": "u", "password": "p"},
-                {"credential": {"system_name": "TJRJ - PJE", "certificate_pfx": "TUlJS0FB"}},
+                {
+                    "credential": {
+                        "system_name": "TJRJ - PJE",
+                        "certificate_pfx": "TUlJS0FB",
+                        "certificate_password": "segredo",
+                    }
+                },
             ]
         }
     )
@@ -261,6 +267,14 @@ def test_credentials_flat_items_and_certificates() -> None:
     assert wire["credentials"][0]["credential"]["system_name"] == "TRF3 - PJE - 1º grau"
     assert wire["credentials"][1]["credential"]["certificate_pfx"] == "TUlJS0FB"
     assert "TUlJS0FB" not in repr(body)
+    assert "segredo" not in repr(body)
+
+
+def test_two_factor_secrets_are_read_as_people_copy_them() -> None:
+    item = CredentialItem(
+        system_name="TJGO", username="u", password="p", totp_secret="jbsw y3dp ehpk 3pxp"
+    )
+    assert item.totp_secret is not None
 
 
 @pytest.mark.parametrize(
@@ -279,6 +293,26 @@ def test_credentials_flat_items_and_certificates() -> None:
                 ]
             },
             "credentials.0.credential.system_name: system_name must not be empty",
+        ),
+        (
+            {"credentials": [{"credential": {"system_name": "TJRJ", "certificate_pfx": "TUlJ"}}]},
+            "credentials.0.credential: an A1 certificate needs its password",
+        ),
+        (
+            {
+                "credentials": [
+                    {
+                        "credential": {
+                            "system_name": "TJRJ",
+                            "username": "u",
+                            "password": "p",
+                            "totp_secret": "JBSW Y3DP 0HPK",
+                        }
+                    }
+                ]
+            },
+            "credentials.0.credential: the two-factor secret must be base32 "
+            "(letters A-Z, digits 2-7)",
         ),
     ],
 )

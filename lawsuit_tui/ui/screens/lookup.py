@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -34,6 +34,24 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LookupResult
+
+
+class IdentifierInput(Input):
+    """A field for CNJ numbers, CPF, CNPJ and OAB, none of which ever holds a "?": there "?"
+    is not typed but opens the help, as it does everywhere else (F1 too). Fields where "?" is
+    text (names, filters, notes) stay plain Inputs."""
+
+    HELP_KEY: ClassVar[str] = "question_mark"
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # The Footer shows the bindings of the keys a focused field leaves alone.
+        return key != self.HELP_KEY and super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == self.HELP_KEY:
+            # Skips Input's handler (which would type it); the key still bubbles up to the
+            # app's bindings: app.help, unless the user's keymap moved the help elsewhere.
+            event.prevent_default()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +108,7 @@ class LookupScreen(LawsuitScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
-            yield Input(
+            yield IdentifierInput(
                 placeholder=_("CNJ number, CPF, CNPJ or OAB — then Enter"),
                 id="search",
                 select_on_focus=False,

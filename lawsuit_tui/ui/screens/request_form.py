@@ -286,23 +286,23 @@ class RequestFormScreen(LawsuitScreen):
                 with Horizontal(classes="row"):
                     yield FieldBox(
                         _("Distributed from"),
-                        Input(placeholder="dd/mm/aaaa", compact=True, id="rf-distribution_from"),
+                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-distribution_from"),
                         "distribution_from",
                     )
                     yield FieldBox(
                         _("Distributed until"),
-                        Input(placeholder="dd/mm/aaaa", compact=True, id="rf-distribution_to"),
+                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-distribution_to"),
                         "distribution_to",
                     )
                 with Horizontal(classes="row"):
                     yield FieldBox(
                         _("Last step from"),
-                        Input(placeholder="dd/mm/aaaa", compact=True, id="rf-last_step_from"),
+                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-last_step_from"),
                         "last_step_from",
                     )
                     yield FieldBox(
                         _("Last step until"),
-                        Input(placeholder="dd/mm/aaaa", compact=True, id="rf-last_step_to"),
+                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-last_step_to"),
                         "last_step_to",
                     )
                 with Horizontal(classes="row"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,7 +28,7 @@ from textual.widgets import Input, Select, Static
 from lawsuit_tui.domain.enums import TrackingStatus
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.confirm import ConfirmScreen
 from lawsuit_tui.ui.styles import STYLES
@@ -55,8 +56,10 @@ __all__ = ["ACTIVE_FILTER", "POLL_SECONDS", "TrackingsScreen", "run_operation"]
 ACTIVE_FILTER = "active"
 ALL_FILTER = "all"
 PAGE_SIZE = 100
-# Below this terminal width the list drops the items column and shortens dates.
-NARROW_BELOW = 100
+# The search column takes what the others leave; the wide column set (items column, full
+# dates and recurrence) is used only when this much is left for it.
+SEARCH_LEAST = 29
+Column = tuple[str, str, int | None]
 
 _OPERATION_DONE = {
     "pause": N_("Tracking paused: {search}"),
@@ -68,6 +71,49 @@ _OPERATION_NAME = {
     "resume": N_("Resuming"),
     "delete": N_("Deleting"),
 }
+
+
+def steps_header() -> str:
+    """The header of the steps count: its own context, so that pt-BR can abbreviate it
+    ("Steps" elsewhere is a title with room for the whole word)."""
+    return pgettext("trackings column", "Steps")
+
+
+def table_columns(*, wide: bool) -> list[Column]:
+    """The list's columns; each fixed one at least as wide as its header, in any language."""
+    if wide:
+        least: list[Column] = [
+            ("status", _("Status"), 9),
+            ("search", _("Search"), None),
+            ("recurrence", _("Recurrence"), 25),
+            ("items", _("Items"), 5),
+            ("steps", steps_header(), 5),
+            ("updated", _("Last update"), 16),
+        ]
+    else:
+        least = [
+            ("status", _("Status"), 9),
+            ("search", _("Search"), None),
+            ("recurrence", _("Every"), 11),
+            ("steps", steps_header(), 5),
+            ("updated", _("Updated"), 10),
+        ]
+    return [
+        (key, label, None if width is None else max(width, cell_len(label)))
+        for key, label, width in least
+    ]
+
+
+def search_room(columns: Sequence[Column], width: int) -> int:
+    """What ``width`` terminal columns leave for the search column (PagedTable's rule: one
+    cell of padding each side of every column, and room for the vertical scrollbar)."""
+    fixed = sum(size for _key, _label, size in columns if size is not None)
+    return width - fixed - 2 * len(columns) - 2
+
+
+def wide_fits(width: int) -> bool:
+    """True when the wide column set fits ``width`` with its search column whole."""
+    return search_room(table_columns(wide=True), width) >= SEARCH_LEAST
 
 
 async def run_operation(
@@ -118,9 +164,11 @@ class TrackingsScreen(LawsuitScreen):
         Binding("r", "resume", _("Resume"), id="trackings.resume"),
         Binding("d,delete", "delete", _("Delete"), id="trackings.delete"),
         Binding("e", "edit", _("Edit"), id="trackings.edit"),
-        Binding("slash", "filter", _("Filter"), id="trackings.filter"),
+        # Shown elsewhere (the filter's placeholder names its key, the palette refreshes)
+        # and listed by the help screen: kept out of the Footer so that it fits 80 columns.
+        Binding("slash", "filter", _("Filter"), id="trackings.filter", show=False),
         Binding("s", "status_filter", _("Status"), id="trackings.status", show=False),
-        Binding("ctrl+r", "refresh", _("Refresh"), id="trackings.refresh"),
+        Binding("ctrl+r", "refresh", _("Refresh"), id="trackings.refresh", show=False),
         Binding("escape", "focus_list", _("List"), id="trackings.focus_list", show=False),
     ]
 
@@ -146,29 +194,13 @@ class TrackingsScreen(LawsuitScreen):
             yield Select[str](
                 options, value=ACTIVE_FILTER, allow_blank=False, id="trk-status", compact=True
             )
-        self.narrow = self.app.size.width < NARROW_BELOW
+        self.narrow = not wide_fits(self.app.size.width)
         yield self._new_table()
         yield Static("", id="trk-empty", classes="empty-state")
         yield Static("", id="trk-summary")
 
     def _new_table(self) -> PagedTable[TrackingRecord]:
-        if self.narrow:
-            columns: list[tuple[str, str, int | None]] = [
-                ("status", _("Status"), 9),
-                ("search", _("Search"), 29),
-                ("recurrence", _("Every"), 11),
-                ("steps", _("Steps"), 5),
-                ("updated", _("Updated"), 10),
-            ]
-        else:
-            columns = [
-                ("status", _("Status"), 9),
-                ("search", _("Search"), 34),
-                ("recurrence", _("Recurrence"), 24),
-                ("items", _("Items"), 5),
-                ("steps", _("Steps"), 6),
-                ("updated", _("Last update"), 16),
-            ]
+        columns = table_columns(wide=not self.narrow)
         return PagedTable[TrackingRecord](
             columns,
             self._row,
@@ -178,8 +210,8 @@ class TrackingsScreen(LawsuitScreen):
         )
 
     async def on_resize(self) -> None:
-        """Across NARROW_BELOW columns, swap the table for one with the other column set."""
-        narrow = self.app.size.width < NARROW_BELOW
+        """When the wide column set starts or stops fitting, swap the table for the other."""
+        narrow = not wide_fits(self.app.size.width)
         if narrow == self.narrow or not self.is_mounted:
             return
         self.narrow = narrow

@@ -74,18 +74,22 @@ class VaultScreen(LawsuitScreen):
         "Court credentials unlock secret lawsuits. Type a customer key to see the grid as the "
         "service lists it for that key; * is the default key. Pick a system and press n (or "
         "Enter) to register or update its login: the password is sent once and never stored "
-        "or shown. Registering one system also registers its sibling systems of the same "
-        "court. d deletes the selected credential after a confirmation."
+        "or shown. A credential is a username and password (with the court's two-factor "
+        "secret if it asks for a code) or an A1 certificate, given as the path of its .pfx "
+        "file. Registering one system also registers its sibling systems of the same court. "
+        "d deletes the selected credential after a confirmation."
     )
     CSS_PATH = STYLES / "part2" / "vault.tcss"
 
+    # The Footer must fit 80 columns in both languages, next to F1 and the palette's ^p:
+    # one-word descriptions, and the refresh (also in the palette) only in the help screen.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "register", _("Register"), id="vault.register"),
         Binding("enter", "register", _("Register"), id="vault.register_selected", show=False),
         Binding("d,delete", "delete", _("Delete"), id="vault.delete"),
         Binding("k", "focus_key", _("Customer key"), id="vault.key"),
-        Binding("slash", "find", _("Find system"), id="vault.find"),
-        Binding("ctrl+r", "refresh", _("Refresh"), id="vault.refresh"),
+        Binding("slash", "find", _("Find"), id="vault.find", tooltip=_("Find system")),
+        Binding("ctrl+r", "refresh", _("Refresh"), id="vault.refresh", show=False),
         Binding("escape", "focus_grid", _("Grid"), id="vault.focus_grid", show=False),
     ]
 

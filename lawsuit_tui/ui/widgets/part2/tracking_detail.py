@@ -69,7 +69,8 @@ class TrackingDetailScreen(LawsuitScreen):
         Binding("r", "resume", _("Resume"), id="trackings.detail.resume"),
         Binding("e", "edit", _("Edit"), id="trackings.detail.edit"),
         Binding("d,delete", "delete", _("Delete"), id="trackings.detail.delete"),
-        Binding("ctrl+r", "refresh", _("Refresh"), id="trackings.detail.refresh"),
+        # Listed by the help screen; out of the Footer so that pt-BR fits 80 columns.
+        Binding("ctrl+r", "refresh", _("Refresh"), id="trackings.detail.refresh", show=False),
     ]
 
     def __init__(

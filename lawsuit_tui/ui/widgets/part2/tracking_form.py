@@ -184,7 +184,7 @@ class TrackingFormScreen(ModalScreen[TrackingRecord | None]):
                         ", ".join(f"{k}={v}" for k, v in (record.tags or {}).items())
                         if record
                         else "",
-                        placeholder="client=ACME, team=labour",
+                        placeholder=_("client=ACME, team=labour"),
                         id="tf-tags",
                     ),
                     field="tags",
