@@ -817,6 +817,16 @@ def filled_cache(
     return directory, plan
 
 
+def pristine(filled: Path, base: Path) -> Path:
+    """A copy of the filled cache for one case: the app writes to its cache (a lookup keeps
+    its lawsuits), and a kept ``--cache-dir`` must not carry one run's writes into the next."""
+    copy = base / "cache-copy"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(filled, copy, ignore=shutil.ignore_patterns("lock", "*.lock"))
+    return copy
+
+
 def _stop(signum: int, _frame: object) -> None:
     # Unwind through the context managers: every tmux session and server gets killed.
     raise SystemExit(128 + signum)
@@ -878,15 +888,16 @@ def main(argv: list[str]) -> int:
                 if args.skip_scale or "scale" not in parts:
                     results.skip("scale cases", "--skip-scale or --only")
                 else:
-                    cache, plan = filled_cache(base, args.cache_dir, args.quick, results)
+                    filled, plan = filled_cache(base, args.cache_dir, args.quick, results)
                     measure_first_frames(
                         harness,
                         results,
                         args.runs,
-                        [setup.floor(), *setup.candidates(cache)],
+                        [setup.floor(), *setup.candidates(pristine(filled, base))],
                         KEY_SIZE,
                         f" on the {plan.responses:,}-response cache",
                     )
+                    cache = pristine(filled, base)
                     scale_cases(harness, results, args.keys, cache, plan, floor_palette)
         except TmuxError as error:
             results.skip("tui benchmark", f"tmux failed: {error}")

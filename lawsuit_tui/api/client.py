@@ -450,7 +450,8 @@ class ApiClient:
         received: list[bytes] = []
 
         def parse(response: httpx.Response) -> Any:
-            received[:] = [response.content]
+            # Only the head is kept for an error message: the body may be megabytes.
+            received[:] = [response.content[:200]]
             return orjson.loads(response.content)
 
         data = await self._call(route, parse, body=body.to_wire())
@@ -472,9 +473,7 @@ class ApiClient:
                 message=_("the answer does not match the interface: {problem}").format(
                     problem=str(exc).splitlines()[0][:200]
                 ),
-                body_excerpt=(received[0] if received else b"")[:200].decode(
-                    "utf-8", errors="replace"
-                ),
+                body_excerpt=(received[0] if received else b"").decode("utf-8", errors="replace"),
                 route=ROUTES[route].label,
             ) from exc
 

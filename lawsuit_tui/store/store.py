@@ -955,7 +955,11 @@ class Store:
         now: float,
         sanitized: bool = False,
     ) -> tuple[jr.Operation | None, LawsuitChange]:
-        lawsuit = raw if sanitized else self._san.clean_json(raw)[0]
+        text: bytes | None = None
+        if sanitized:
+            lawsuit = raw
+        else:
+            lawsuit, text = self._san.clean_json(raw)
         code = _str(lawsuit.get("code"))
         if not code:
             raise ValueError("a lawsuit needs its code")
@@ -963,7 +967,8 @@ class Store:
         key = lawsuit_key(code, instance)
         held = pending.get(key) or self._get("lawsuits", key)
         old = None if held is None else self._full(held)
-        body = pack_value(lawsuit)
+        # The sanitizer's JSON text when it made one: a big lawsuit is serialised once.
+        body = pack(text) if text is not None else pack_value(lawsuit)
         stamp = version_stamp(lawsuit)
         ignored = LawsuitChange(
             code=code, instance=instance, provisional=provisional, ignored=True, source=source

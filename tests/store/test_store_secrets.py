@@ -7,6 +7,7 @@ from pathlib import Path
 from store_helpers import make_lawsuit, make_response
 
 from lawsuit_tui.store import Store, sanitize
+from lawsuit_tui.store.sanitize import _WINDOW, Sanitizer
 
 API_KEY = "ak_live_PLANTED_0123456789abcdef"
 BEARER = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJQTEFOVEVEIn0.c2lnbmF0dXJlUExBTlRFRA"
@@ -107,3 +108,20 @@ def test_a_quarantined_body_is_scrubbed_before_it_is_cut(cache_dir: Path) -> Non
     assert kept["size"] == len(body)
     assert API_KEY[: len(API_KEY) // 2] not in kept["body"]
     assert_no_secret(cache_dir)
+
+
+def test_secrets_deep_in_a_big_record_are_found_across_the_scan_windows() -> None:
+    """The quick scan reads big records a window at a time: a secret key past the first
+    window, or one whose name straddles two windows, is still found and scrubbed."""
+    cleaner = Sanitizer([])
+    filler = "Juntada de petição. " * 20_000  # 400 KB: more than one window
+    for cut in range(0, 16):
+        # Shift the key so that its name falls across the first window boundary.
+        padding = "x" * (_WINDOW - len('{"a":"') - len('","Pass-Word":') + cut - 8)
+        record = {"a": padding, "Pass-Word": "hunter2-PLANTED", "steps": [filler]}
+        clean, raw = cleaner.clean_json(record)
+        assert b"PLANTED" not in raw and clean.get("Pass-Word") != "hunter2-PLANTED", cut
+    late = {"steps": [filler, {"senha": "x-PLANTED"}]}
+    assert b"PLANTED" not in cleaner.clean_json(late)[1]
+    registered = Sanitizer(["PLANTED-value"])
+    assert b"PLANTED" not in registered.clean_json({"steps": [filler, "note PLANTED-value"]})[1]
