@@ -16,12 +16,15 @@ once the journal passes ``checkpoint_bytes``, and ``close()``), which costs what
 only the dirty shards are rewritten, each atomically. Opening replays the journal on top
 of the shards.
 
-Reads answer from memory: record bodies are held packed (zlib level 1, base64 text: see
-codec.py; about a fifth of their JSON size, and the same form in the shard files, so opening
-never compresses anything) with the index fields beside them, and each read returns a
-freshly unpacked and parsed dict that the caller may keep or change. Lists come in pages
-(``responses_of(offset=, limit=)``, ``list_requests(offset=, limit=)``) that parse only
-the page; counts come from the indexes.
+Record bodies are packed (zlib level 1, base64 text: see codec.py; about a fifth of their
+JSON size, the same form in memory and in the shard files, so opening never compresses
+anything). Indexes, counts and searches answer from memory. The records of the small tables
+are held whole; those of the two big ones (responses, lawsuits) only until a checkpoint has
+put them in a shard file: from then on memory holds their key and index fields and where
+their text is, and a read takes it from the file (one ``pread``; see cold.py). Each read
+returns a freshly unpacked and parsed dict that the caller may keep or change. Lists come in
+pages (``responses_of(offset=, limit=)``, ``list_requests(offset=, limit=)``) that read only
+the page.
 
 Thread safety: writers are serialised by ``_wlock``, held while a batch is built, appended
 to the journal and fdatasynced; the state lock ``_lock`` is taken by readers and, by the
