@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ import orjson
 
 __all__ = [
     "ColdDoc",
+    "Fields",
     "ShardFile",
     "locate",
     "raise_open_file_limit",
@@ -55,6 +57,39 @@ def raise_open_file_limit() -> None:
         ceiling = _WANTED_FILES if hard == resource.RLIM_INFINITY else min(hard, _WANTED_FILES)
         if soft != resource.RLIM_INFINITY and soft < ceiling:
             resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+
+
+# Key sets of index fields, one tuple each, shared by every record that has them.
+_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+# Index fields whose values repeat across records (request ids, response types): one string
+# each instead of one per record.
+_INTERNED = frozenset({"r", "t"})
+
+
+class Fields(tuple[Any, ...]):
+    """A cold record's index fields, read with ``get`` like the dict they came from.
+
+    ``(names, value, value, ...)``, the names shared: about 90 bytes where the dict took 180
+    to 270, for each of tens of thousands of records."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, index: dict[str, Any]) -> Fields:
+        names = tuple(index)
+        names = _NAMES.setdefault(names, names)
+        values = (
+            sys.intern(value) if name in _INTERNED and isinstance(value, str) else value
+            for name, value in index.items()
+        )
+        return cls((names, *values))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        names: tuple[str, ...] = self[0]
+        try:
+            return self[names.index(name) + 1]
+        except ValueError:
+            return default
 
 
 class ShardFile:
@@ -97,7 +132,7 @@ class ColdDoc:
     def __init__(
         self,
         k: str,
-        i: dict[str, Any],
+        i: Fields,
         file: ShardFile,
         offset: int,
         length: int,

@@ -44,7 +44,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import sys
 import threading
 import time
 import uuid
@@ -60,7 +59,14 @@ import orjson
 from lawsuit_tui.i18n import _
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.codec import is_packed, pack, pack_value, unpack
-from lawsuit_tui.store.cold import ColdDoc, ShardFile, locate, raise_open_file_limit, shard_bytes
+from lawsuit_tui.store.cold import (
+    ColdDoc,
+    Fields,
+    ShardFile,
+    locate,
+    raise_open_file_limit,
+    shard_bytes,
+)
 from lawsuit_tui.store.errors import CacheError, CacheReadOnly
 from lawsuit_tui.store.fileio import (
     ensure_private_dir,
@@ -144,7 +150,7 @@ def _cold(doc: Doc | ColdDoc, file: ShardFile, offset: int, length: int) -> Cold
     index = doc.get("i")
     return ColdDoc(
         doc["k"],
-        index if isinstance(index, dict) else {},
+        Fields.of(index if isinstance(index, dict) else {}),
         file,
         offset,
         length,
@@ -567,12 +573,6 @@ class Store:
                 insort(self._req_order, entry)
         elif table == "responses":
             request_id = _str(i.get("r"))
-            if request_id:
-                # Thousands of responses name the same request (and a handful of types):
-                # one string each instead of one per response.
-                i["r"] = request_id = sys.intern(request_id)
-                if isinstance(i.get("t"), str):
-                    i["t"] = sys.intern(i["t"])
             entry = (_str(i.get("c")), key)
             entries = self._resp_by_req.get(request_id)
             if entries is None:
