@@ -125,11 +125,16 @@ async def _part2_shots(out: Path, size: tuple[int, int]) -> list[Path]:
         trackings_list,
         vault_default,
     )
+    from tests.ui.test_vault_snapshots import login_with_two_factor
+
+    async def vault_register(_sandbox: Part2Sandbox, pilot: Any) -> None:
+        await login_with_two_factor(pilot)
 
     shots = [
         ("trackings", trackings_list),
         ("tracking-detail", tracking_detail),
         ("vault", vault_default),
+        ("vault-register", vault_register),
         ("count-result", count_accepted),
     ]
     saved: list[Path] = []

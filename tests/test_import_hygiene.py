@@ -179,7 +179,8 @@ HELP_PROBE = textwrap.dedent(
     for argv in json.loads(sys.argv[1]):
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             codes.append(cli.main(argv))
-    print(json.dumps({"codes": codes, "modules": sorted(sys.modules)}))
+    loaded = sorted(m for m, v in sys.modules.items() if v is not None)  # None: blocked
+    print(json.dumps({"codes": codes, "modules": loaded}))
     """
 )
 
@@ -217,3 +218,11 @@ def test_the_probe_blames_the_importing_module() -> None:
     report = imported_by(["lawsuit_tui.i18n", "email.mime.text"])
     assert "email.mime.text" in report["email.mime.text"]
     assert "email.mime.text" not in report["lawsuit_tui.i18n"]
+
+
+def test_httpx_never_loads_its_command_line_client() -> None:
+    """httpx would import click and pygments for its CLI (6 MiB): lawsuit_tui stops it."""
+    report = imported_by(["lawsuit_tui.services.context"])
+    added = report["lawsuit_tui.services.context"]
+    assert "httpx" in added
+    assert not [m for m in added if is_under(m, "click") or is_under(m, "pygments")]
