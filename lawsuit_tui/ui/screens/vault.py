@@ -124,6 +124,9 @@ class VaultScreen(LawsuitScreen):
         grid.add_column(_("Court system"), key="system", width=system_width)
         grid.add_column(pgettext("customer", "Key"), key="key", width=12)
         grid.add_column(_("Status"), key="status", width=10)
+        # The table measures new rows later (on idle): the cursor's row is brought into view
+        # again once their size is known, or a scroll asked too early would do nothing.
+        self.watch(grid, "virtual_size", self._grid_measured, init=False)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.query_one("#vault-result", Static).display = False
         self._show_rows(loading=True)
@@ -213,6 +216,9 @@ class VaultScreen(LawsuitScreen):
         grid.display = bool(shown)
         empty.display = not shown
         self.query_one("#vault-rule", Static).update(self._rule_text())
+
+    def _grid_measured(self) -> None:
+        self._cursor_into_view()
 
     def _cursor_into_view(self) -> None:
         grid = self.grid
