@@ -29,7 +29,7 @@ import json, sys
 from lawsuit_tui.config import load_settings
 from lawsuit_tui.ui.app import LawsuitApp
 app = LawsuitApp(load_settings())
-print(json.dumps(sorted(sys.modules)))
+print(json.dumps(sorted(m for m, v in sys.modules.items() if v is not None)))  # None: blocked
 """
 
 
