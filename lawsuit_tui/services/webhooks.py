@@ -289,8 +289,7 @@ class WebhookIngestor:
             if event not in set(EventType)
             else f"accepted (2xx): {event} with a payload that is not a storable record"
         )
-        self.store.quarantine(orjson.dumps(data), reason)
-        new, _changes = self.store.ingest_delivery(data)
+        new, _changes = self.store.ingest_delivery(data, quarantine_reason=reason)
         return self._summary(envelope, data, new=new)
 
     @staticmethod

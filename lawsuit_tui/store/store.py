@@ -1168,12 +1168,18 @@ class Store:
         return self.ingest_delivery(envelope)[0]
 
     def ingest_delivery(
-        self, envelope: dict[str, Any], responses: Iterable[dict[str, Any]] = ()
+        self,
+        envelope: dict[str, Any],
+        responses: Iterable[dict[str, Any]] = (),
+        *,
+        quarantine_reason: str | None = None,
     ) -> tuple[bool, list[LawsuitChange]]:
         """Record a delivery and store the responses it carried, in one durable batch.
 
         A redelivery (known callback_id) changes nothing and returns (False, []). Doing both
         in one batch means a kill can never keep the delivery mark without its responses.
+        ``quarantine_reason``: also keep the envelope in quarantine (a delivery accepted but
+        not storable as a record), in the same batch: kept once, however often it comes.
         """
         callback_id = _str(envelope.get("callback_id"))
         if not callback_id:
@@ -1191,6 +1197,8 @@ class Store:
             meta["received_at"] = datetime.fromtimestamp(now, UTC).isoformat()
             meta = self._san.clean(meta)
             index = {"at": now, "e": meta.get("event_type"), "ref": meta.get("reference_id")}
+            if quarantine_reason is not None:
+                ops.append(self._quarantine_op(orjson.dumps(envelope), quarantine_reason, now))
             ops.append(("deliveries", callback_id, self._record_doc(callback_id, meta, index)))
             self._commit(ops)
             return True, changes
@@ -1199,21 +1207,23 @@ class Store:
         """Keep a delivery the receiver could not accept (secrets scrubbed, size capped)."""
         with self._wlock:
             self._check_writable()
-            now = self._now()
-            text: str
-            try:
-                text = _dumps(self._san.clean(orjson.loads(body)))
-            except orjson.JSONDecodeError:
-                # Scrub the whole text before cutting it: a cut could split a secret in two.
-                text = self._san.text(body.decode("utf-8", "replace"))
-            record = {
-                "received_at": datetime.fromtimestamp(now, UTC).isoformat(),
-                "reason": self._san.text(reason),
-                "size": len(body),
-                "body": text[:QUARANTINE_MAX_BYTES],
-            }
-            key = f"{now:017.6f}-{uuid.uuid4().hex[:8]}"
-            self._commit([("quarantine", key, self._record_doc(key, record, {"at": now}))])
+            self._commit([self._quarantine_op(body, reason, self._now())])
+
+    def _quarantine_op(self, body: bytes, reason: str, now: float) -> jr.Operation:
+        text: str
+        try:
+            text = _dumps(self._san.clean(orjson.loads(body)))
+        except orjson.JSONDecodeError:
+            # Scrub the whole text before cutting it: a cut could split a secret in two.
+            text = self._san.text(body.decode("utf-8", "replace"))
+        record = {
+            "received_at": datetime.fromtimestamp(now, UTC).isoformat(),
+            "reason": self._san.text(reason),
+            "size": len(body),
+            "body": text[:QUARANTINE_MAX_BYTES],
+        }
+        key = f"{now:017.6f}-{uuid.uuid4().hex[:8]}"
+        return ("quarantine", key, self._record_doc(key, record, {"at": now}))
 
     def list_quarantine(self) -> list[dict[str, Any]]:
         """Quarantined deliveries, newest first: received_at, reason, size, body (text)."""

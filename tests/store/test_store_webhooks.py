@@ -51,3 +51,20 @@ def test_quarantine_keeps_bad_bodies_newest_first(store: Store, clock: object) -
     assert [i["reason"] for i in items] == ["callback_id is not a string", "invalid JSON"]
     assert items[0]["body"] == '{"callback_id":5}'
     assert items[1]["body"].startswith("not json at all") and items[1]["size"] == 17
+
+
+def test_a_delivery_kept_in_quarantine_is_one_batch_and_kept_once(store: Store) -> None:
+    """An accepted delivery that is not a storable record: its quarantine row and its mark
+    are written together (a kill cannot keep one without the other), and only once."""
+    envelope = {"callback_id": "cb-odd", "event_type": "lawsuit_archived", "payload": {"x": 1}}
+    journal = store._journal
+    assert journal is not None
+    lines_before = journal.path.read_bytes().count(b"\n") if journal.path.exists() else 0
+    new, changes = store.ingest_delivery(envelope, quarantine_reason="unknown event")
+    assert (new, changes) == (True, [])
+    assert journal.path.read_bytes().count(b"\n") == lines_before + 1  # one journal batch
+    kept = store.list_quarantine()
+    assert [k["reason"] for k in kept] == ["unknown event"]
+    assert store.is_delivered("cb-odd")
+    assert store.ingest_delivery(envelope, quarantine_reason="unknown event") == (False, [])
+    assert len(store.list_quarantine()) == 1
