@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from lawsuit_tui.ui.screens.trackings import TrackingsScreen
+
 from .harness import Harness, samples, settle, shared_world, wait_for
 
-__all__ = ["Part2Sandbox", "samples", "settle", "shared_world", "wait_for"]
+__all__ = ["Part2Sandbox", "open_trackings", "samples", "settle", "shared_world", "wait_for"]
 
 
 class Part2Sandbox(Harness):
@@ -26,3 +28,15 @@ class Part2Sandbox(Harness):
 def app_of(pilot: Any) -> Any:
     """The pilot's app, untyped (tests reach into the LawsuitApp contract)."""
     return pilot.app
+
+
+async def open_trackings(pilot: Any) -> TrackingsScreen:
+    """Go to the trackings screen and wait until it has loaded from the service."""
+    app = pilot.app
+    app.goto("trackings")
+    await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
+    screen = app.screen
+    assert isinstance(screen, TrackingsScreen)
+    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
+    await settle(pilot)
+    return screen

@@ -11,27 +11,14 @@ from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.errors import OperationNotAvailable
 from lawsuit_tui.ui.screens.confirm import ConfirmScreen
-from lawsuit_tui.ui.screens.trackings import TrackingsScreen
 from lawsuit_tui.ui.widgets.part2.fields import FieldBox
 from lawsuit_tui.ui.widgets.part2.movement_watch import MovementWatch
 from lawsuit_tui.ui.widgets.part2.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.widgets.part2.tracking_form import TrackingFormScreen
 
-from .part2_fakes import Part2Sandbox, samples, wait_for
+from .part2_fakes import Part2Sandbox, open_trackings, samples, wait_for
 
 DAY = 86_400.0
-
-
-async def open_trackings(pilot: Pilot[Any]) -> TrackingsScreen:
-    app: Any = pilot.app
-    app.goto("trackings")
-    await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, TrackingsScreen)
-    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    return screen
 
 
 async def register(pilot: Pilot[Any], key: str, **fields: str) -> TrackingFormScreen:

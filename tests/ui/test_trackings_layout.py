@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
@@ -27,7 +26,7 @@ from lawsuit_tui.ui.screens.trackings import (
 )
 from lawsuit_tui.ui.widgets.part2.tracking_detail import TrackingDetailScreen
 
-from .part2_fakes import Part2Sandbox, samples, settle, wait_for
+from .part2_fakes import Part2Sandbox, open_trackings, samples, settle, wait_for
 
 LANGUAGES = ["en", "pt-BR"]
 
@@ -69,17 +68,6 @@ async def some_trackings(sandbox: Part2Sandbox) -> None:
             {"search": {"search_type": search_type, "search_key": key}, **extra}
         )
         await context.trackings.create(body)
-
-
-async def open_trackings(pilot: Pilot[Any]) -> TrackingsScreen:
-    app: Any = pilot.app
-    app.goto("trackings")
-    await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, TrackingsScreen)
-    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
-    await settle(pilot)
-    return screen
 
 
 def headers_cut(screen: TrackingsScreen) -> list[str]:
