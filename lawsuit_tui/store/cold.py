@@ -110,6 +110,15 @@ class ShardFile:
             raise OSError(f"short read: {len(data)} of {length} bytes at {offset}")
         return data
 
+    def read_all(self) -> bytes:
+        """The whole file, from its start (to its end as it is now)."""
+        parts: list[bytes] = []
+        offset = 0
+        while chunk := os.pread(self.fd, 1 << 24, offset):
+            parts.append(chunk)
+            offset += len(chunk)
+        return b"".join(parts)
+
     def close(self) -> None:
         fd, self.fd = self.fd, -1
         if fd >= 0:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import threading
 import time
 import uuid
@@ -376,7 +375,7 @@ class Store:
                 # Read through the descriptor the cold records keep: the version parsed is
                 # the version they point into, even if a writer replaces the file meanwhile.
                 file = ShardFile.open(path)
-                raw = os.read(file.fd, max(sig[2], os.fstat(file.fd).st_size))
+                raw = file.read_all()
                 data = parse_tinydb(raw)
         except FileNotFoundError:
             data = None
