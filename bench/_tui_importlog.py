@@ -28,13 +28,18 @@ def install(path: str) -> None:
     sys.addaudithook(hook)
 
 
-def run() -> int:
-    install(os.environ["BENCH_TUI_IMPORT_LOG"])
+def run_app() -> int:
+    """lawsuit-tui itself, from the tree being measured (the working directory)."""
     if sys.path and os.path.abspath(sys.path[0]) == os.path.join(ROOT, "bench"):
         sys.path[0] = os.getcwd()  # the tree being measured (see bench tui --app-root)
     from lawsuit_tui.cli import main
 
     return main([])
+
+
+def run() -> int:
+    install(os.environ["BENCH_TUI_IMPORT_LOG"])
+    return run_app()
 
 
 if __name__ == "__main__":

@@ -202,3 +202,28 @@ def mib(value_bytes: float) -> str:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
+
+
+def parse_stalls(text: str) -> list[tuple[float, float]]:
+    """``(sent, waited)`` seconds of bench/_tui_lagprobe.py's ``<sent> <waited>`` lines."""
+    stalls: list[tuple[float, float]] = []
+    for line in text.splitlines():
+        sent, _sep, waited = line.partition(" ")
+        try:
+            stalls.append((float(sent), float(waited)))
+        except ValueError:
+            continue
+    return stalls
+
+
+def worst_by_phase(
+    stalls: Sequence[tuple[float, float]], phases: Sequence[tuple[float, str]]
+) -> list[tuple[str, float, int]]:
+    """For each ``(start, name)`` phase (in order; each ends where the next starts): its
+    name, its longest stall and how many stalls in it reached 100 ms."""
+    found: list[tuple[str, float, int]] = []
+    for n, (start, name) in enumerate(phases):
+        end = phases[n + 1][0] if n + 1 < len(phases) else float("inf")
+        waits = [waited for sent, waited in stalls if start <= sent < end]
+        found.append((name, max(waits, default=0.0), sum(1 for w in waits if w >= 0.1)))
+    return found

@@ -54,7 +54,9 @@ from bench._tui_parse import (
     ms,
     not_measured_line,
     parse_importtime,
+    parse_stalls,
     summarize,
+    worst_by_phase,
 )
 from bench._tui_tmux import Launch, Tmux, TmuxError
 from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR
@@ -584,7 +586,13 @@ def scale_cases(
     setup = harness.setup
     big_codes = big_request_codes(plan)
     edge_codes = set(big_codes[:3] + big_codes[-3:])
-    with harness.running(setup.ours(cache), KEY_SIZE) as (launch, _s, ready):
+    # The app runs under the lag probe: how long its event loop was held, step by step.
+    spec = setup.ours(cache)
+    lag_log = setup.base / "scale-lag.log"
+    spec.argv = [sys.executable, str(ROOT / "bench" / "_tui_lagprobe.py")]
+    spec.env = {**spec.env, "BENCH_TUI_LAG_LOG": str(lag_log)}
+    phases = [(time.monotonic(), "opening the app on the filled cache")]
+    with harness.running(spec, KEY_SIZE) as (launch, _s, ready):
         if ready is None:
             results.skip("scale cases", "the app never got ready on the filled cache")
             return
@@ -598,6 +606,7 @@ def scale_cases(
         )
         memory_note(launch, results, "memory with the cache open")
         # --- the list of 10,000 responses -------------------------------------------------
+        phases.append((time.monotonic(), "the Requests screen and the 10,000-response list"))
         list_ok = False
         try:
             took = press_until(
@@ -638,6 +647,7 @@ def scale_cases(
                 f"key down in the {plan.big_request_responses:,}-response list", str(failure)
             )
         # --- the lawsuit of 10,000 steps --------------------------------------------------
+        phases.append((time.monotonic(), "the 10,000-step lawsuit"))
         tree_ok = False
         try:
             tree_ok = lawsuit_case(launch, results, keys, floor_palette)
@@ -654,6 +664,23 @@ def scale_cases(
                 f"< {mib(MEMORY_SCALE)}",
                 hwm < MEMORY_SCALE,
             )
+    report_stalls(results, lag_log, phases)
+
+
+def report_stalls(results: Results, log: Path, phases: list[tuple[float, str]]) -> None:
+    """The longest event-loop stall of the scale cases (target: under 100 ms), by step."""
+    name = "longest event-loop stall during the scale cases"
+    try:
+        stalls = parse_stalls(log.read_text(errors="replace"))
+    except OSError:
+        results.skip(name, "the lag probe wrote no log")
+        return
+    by_phase = worst_by_phase(stalls, phases)
+    worst = max((w for _p, w, _n in by_phase), default=0.0)
+    over = sum(n for _p, _w, n in by_phase)
+    results.add(name, f"{ms(worst)} ({over} stalls of 100 ms or more)", "< 100 ms", worst < 0.1)
+    for phase, longest, count in by_phase:
+        results.info(f"{phase}: longest stall {ms(longest)}, {count} of 100 ms or more")
 
 
 def memory_note(launch: Launch, results: Results, what: str) -> None:

@@ -114,6 +114,9 @@ PRUNED_TABLES = ("requests", "responses", "lawsuits", "deliveries", "quarantine"
 COLD_TABLES = frozenset({"responses", "lawsuits"})
 # A record in memory: whole (written since the last checkpoint, or of a small table) or cold.
 Held = Doc | ColdDoc
+# The index fields a cold record keeps in memory: those the indexes, orderings, searches and
+# prune read. The others (a lawsuit's code, a response's type) stay in the file with it.
+COLD_FIELDS = frozenset({"r", "c", "at", "docs", "o", "s", "inst"})
 
 
 def _utcnow() -> datetime:
@@ -147,9 +150,10 @@ def _cold(doc: Doc | ColdDoc, file: ShardFile, offset: int, length: int) -> Cold
     if isinstance(doc, ColdDoc):
         return ColdDoc(doc.k, doc.i, file, offset, length, provisional=doc.provisional)
     index = doc.get("i")
+    kept = {k: v for k, v in index.items() if k in COLD_FIELDS} if isinstance(index, dict) else {}
     return ColdDoc(
         doc["k"],
-        Fields.of(index if isinstance(index, dict) else {}),
+        Fields.of(kept),
         file,
         offset,
         length,

@@ -129,6 +129,40 @@ def test_import_log_lines() -> None:
     assert entries == [(12.5, "textual.app"), (13.0, "pydantic")]
 
 
+def test_stalls_are_read_and_told_by_step() -> None:
+    stalls = tp.parse_stalls("10.0 0.030\n10.5 0.150\nbroken\n12.0 0.090\n12.1 0.120\n20.0 1.0\n")
+    assert stalls == [(10.0, 0.03), (10.5, 0.15), (12.0, 0.09), (12.1, 0.12), (20.0, 1.0)]
+    phases = [(9.0, "opening"), (11.0, "list"), (15.0, "lawsuit")]
+    assert tp.worst_by_phase(stalls, phases) == [
+        ("opening", 0.15, 1),
+        ("list", 0.12, 1),
+        ("lawsuit", 1.0, 1),
+    ]
+    assert tp.worst_by_phase([], phases[:1]) == [("opening", 0.0, 0)]
+
+
+def test_the_lag_probe_notes_how_long_the_loop_was_held(tmp_path: Path) -> None:
+    """The probe thread sees a loop held by a blocking call, and stays quiet otherwise."""
+    log = tmp_path / "lag.log"
+    script = f"""
+import asyncio, sys, time
+sys.path.insert(0, {str(ROOT / "bench")!r})
+import _tui_lagprobe
+_tui_lagprobe.install({str(log)!r})
+
+async def main():
+    await asyncio.sleep(0.2)   # idle: nothing to note
+    time.sleep(0.3)            # a call that holds the loop
+    await asyncio.sleep(0.2)
+
+asyncio.run(main())
+"""
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=30)
+    stalls = tp.parse_stalls(log.read_text())
+    assert stalls, "the held loop was not noticed"
+    assert max(waited for _sent, waited in stalls) >= 0.2
+
+
 def test_fill_plan_codes_are_valid_cnj_numbers() -> None:
     from lawsuit_tui.domain.identifiers import parse_search_key
 
