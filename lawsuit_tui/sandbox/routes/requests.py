@@ -16,6 +16,7 @@ from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
 from lawsuit_tui.sandbox.ratelimit import rate_limited
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import CreateRequestIn, RequestsPage
+from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["find_request", "router"]
 
@@ -80,7 +81,7 @@ async def list_requests(
 ) -> FastJSON:
     state = sandbox_state(request)
     since = _aware(created_at_gte)
-    wanted_key = "".join(c for c in search_key.upper() if c.isalnum()) if search_key else None
+    wanted_key = compact_key(search_key) if search_key else None
     items: list[dict[str, Any]] = []
     for entry in reversed(state.requests.values()):  # D22: newest first
         if entry.key != config.key or (entry.deleted and not include_deleted):
@@ -91,9 +92,7 @@ async def list_requests(
             continue
         if search_type is not None and search["search_type"] != search_type:
             continue
-        if wanted_key is not None and (
-            "".join(c for c in str(search["search_key"]).upper() if c.isalnum()) != wanted_key
-        ):
+        if wanted_key is not None and compact_key(str(search["search_key"])) != wanted_key:
             continue
         if origin is not None and record["origin"] != origin:
             continue

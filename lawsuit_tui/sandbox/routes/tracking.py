@@ -12,6 +12,7 @@ from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
 from lawsuit_tui.sandbox.ratelimit import rate_limited
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import TrackingIn, TrackingPatchIn, TrackingsPage
+from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["router"]
 
@@ -51,7 +52,7 @@ async def list_trackings(
     search_key: Annotated[str | None, Query(max_length=200)] = None,
 ) -> FastJSON:
     state = sandbox_state(request)
-    wanted = "".join(c for c in search_key.upper() if c.isalnum()) if search_key else None
+    wanted = compact_key(search_key) if search_key else None
     items: list[dict[str, Any]] = []
     for entry in reversed(state.trackings.values()):  # D22: newest first
         record = entry.record
@@ -61,7 +62,7 @@ async def list_trackings(
             continue
         if status is not None and record["status"] != status:
             continue
-        key = "".join(c for c in str(record["search"].get("search_key", "")).upper() if c.isalnum())
+        key = compact_key(str(record["search"].get("search_key", "")))
         if wanted is not None and key != wanted:
             continue
         items.append(record)

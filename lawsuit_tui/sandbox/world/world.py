@@ -27,6 +27,14 @@ from lawsuit_tui.sandbox.world.systems import (
 )
 
 DEFAULT_EPOCH = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+
+
+def compact_key(text: str) -> str:
+    """A document or search key as it is matched: its letters and digits, upper case
+    ("123.456.789-09", "12345678909" and "oab/sp 123" compare by what they hold)."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
 _BASE_CACHE = 96
 _PARTY_FIELDS = (
     "entity_id",
@@ -169,10 +177,10 @@ class World:
             code = self._norm_cnj(key.strip())
             return self._keys_of([code]) if code in self._lawsuits else []
         if kind in ("cpf", "cnpj"):
-            doc = "".join(ch for ch in key.upper() if ch.isalnum())
+            doc = compact_key(key)
             return self._keys_of(self._by_doc.get(doc, []))
         if kind == "oab":
-            compact = "".join(ch for ch in key.upper() if ch.isalnum())
+            compact = compact_key(key)
             digits = "".join(ch for ch in compact if ch.isdigit()).lstrip("0")
             state = "".join(ch for ch in compact if ch.isalpha()).replace("OAB", "")
             return self._keys_of(self._by_oab.get(f"{digits}{state}", []))
@@ -188,19 +196,19 @@ class World:
         return []
 
     def branches(self, cnpj: str) -> list[str]:
-        doc = "".join(ch for ch in cnpj.upper() if ch.isalnum())
+        doc = compact_key(cnpj)
         return list(self.pop.branches.get(doc, []))
 
     def head_office(self, cnpj: str) -> str | None:
         """The head office CNPJ of a branch (same root, /0001), if the world has it."""
-        doc = "".join(ch for ch in cnpj.upper() if ch.isalnum())
+        doc = compact_key(cnpj)
         for head, branch_docs in self.pop.branches.items():
             if doc in branch_docs:
                 return head
         return None
 
     def _entity(self, document: str) -> Entity | None:
-        doc = "".join(ch for ch in document.upper() if ch.isalnum())
+        doc = compact_key(document)
         return self.pop.entities.get(doc) or self.pop.by_oab.get(doc.lstrip("0"))
 
     def entity(self, document: str) -> dict[str, Any] | None:
