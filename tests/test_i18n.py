@@ -169,6 +169,7 @@ TEXT_CALLS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "Collapsible": ((), ("title",)),
     "Binding": ((2,), ("description", "tooltip")),
     "Input": ((), ("placeholder", "tooltip")),
+    "_field": ((0,), ("placeholder",)),  # request_form.py's labelled Input
     "Select": ((), ("prompt",)),
     "SystemCommand": ((0, 1), ("title", "help")),
     "PaletteCommand": ((0, 1), ("title", "help")),

@@ -41,6 +41,13 @@ SEARCH_TYPES: tuple[tuple[str, str], ...] = (
 DOCUMENT_TYPES = ("cpf", "cnpj", "oab", "lawsuit_cnj")
 
 
+def _field(label: str, name: str, *, value: str = "", placeholder: str = "") -> FieldBox:
+    """A one-line text field of the form: its input is ``#rf-<name>``, its errors go under it."""
+    return FieldBox(
+        label, Input(value, placeholder=placeholder, compact=True, id=f"rf-{name}"), name
+    )
+
+
 class FormError(ValueError):
     """A field's value is not usable; the message says why."""
 
@@ -208,15 +215,11 @@ class RequestFormScreen(LawsuitScreen):
                     ),
                     "search_type",
                 )
-                yield FieldBox(
+                yield _field(
                     _("Search key"),
-                    Input(
-                        initial_key,
-                        placeholder=_("CNJ, CPF, CNPJ, OAB or name"),
-                        compact=True,
-                        id="rf-search_key",
-                    ),
                     "search_key",
+                    value=initial_key,
+                    placeholder=_("CNJ, CPF, CNPJ, OAB or name"),
                 )
             with Horizontal(classes="row"):
                 yield FieldBox(
@@ -230,14 +233,10 @@ class RequestFormScreen(LawsuitScreen):
                     ),
                     "response_type",
                 )
-                yield FieldBox(
+                yield _field(
                     _("Stored copy if younger than (days)"),
-                    Input(
-                        placeholder=_("1–365, empty: always ask the court"),
-                        compact=True,
-                        id="rf-cache_ttl_in_days",
-                    ),
                     "cache_ttl_in_days",
+                    placeholder=_("1–365, empty: always ask the court"),
                 )
             with Horizontal(classes="row checks"):
                 yield Checkbox(_("On demand"), compact=True, id="rf-on_demand")
@@ -245,16 +244,8 @@ class RequestFormScreen(LawsuitScreen):
                 yield Checkbox(_("Search branches"), compact=True, id="rf-should_search_branches")
             yield Static("", id="box-checks-error", classes="field-error")
             with Horizontal(classes="row"):
-                yield FieldBox(
-                    _("Customer key (vault)"),
-                    Input(customer_key, compact=True, id="rf-customer_key"),
-                    "customer_key",
-                )
-                yield FieldBox(
-                    _("Callback URL"),
-                    Input(placeholder="https://…", compact=True, id="rf-callback_url"),
-                    "callback_url",
-                )
+                yield _field(_("Customer key (vault)"), "customer_key", value=customer_key)
+                yield _field(_("Callback URL"), "callback_url", placeholder="https://…")
             with Collapsible(title=_("Filters"), collapsed=True, id="filters"):
                 with Horizontal(classes="row"):
                     yield FieldBox(
@@ -267,72 +258,28 @@ class RequestFormScreen(LawsuitScreen):
                         ),
                         "side",
                     )
-                    yield FieldBox(
-                        _("Tribunals"),
-                        Input(placeholder="TJSP, TRF3", compact=True, id="rf-tribunals"),
-                        "tribunals",
+                    yield _field(_("Tribunals"), "tribunals", placeholder="TJSP, TRF3")
+                with Horizontal(classes="row"):
+                    yield _field(_("Party names"), "party_names", placeholder=_("comma separated"))
+                    yield _field(_("Party documents"), "party_documents", placeholder="CPF, CNPJ")
+                with Horizontal(classes="row"):
+                    yield _field(
+                        _("Distributed from"), "distribution_from", placeholder=_("dd/mm/yyyy")
+                    )
+                    yield _field(
+                        _("Distributed until"), "distribution_to", placeholder=_("dd/mm/yyyy")
                     )
                 with Horizontal(classes="row"):
-                    yield FieldBox(
-                        _("Party names"),
-                        Input(placeholder=_("comma separated"), compact=True, id="rf-party_names"),
-                        "party_names",
-                    )
-                    yield FieldBox(
-                        _("Party documents"),
-                        Input(placeholder="CPF, CNPJ", compact=True, id="rf-party_documents"),
-                        "party_documents",
-                    )
+                    yield _field(_("Last step from"), "last_step_from", placeholder=_("dd/mm/yyyy"))
+                    yield _field(_("Last step until"), "last_step_to", placeholder=_("dd/mm/yyyy"))
                 with Horizontal(classes="row"):
-                    yield FieldBox(
-                        _("Distributed from"),
-                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-distribution_from"),
-                        "distribution_from",
+                    yield _field(
+                        _("Classes"), "classification_names", placeholder=_("comma separated")
                     )
-                    yield FieldBox(
-                        _("Distributed until"),
-                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-distribution_to"),
-                        "distribution_to",
-                    )
+                    yield _field(_("Subjects"), "subject_names", placeholder=_("comma separated"))
                 with Horizontal(classes="row"):
-                    yield FieldBox(
-                        _("Last step from"),
-                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-last_step_from"),
-                        "last_step_from",
-                    )
-                    yield FieldBox(
-                        _("Last step until"),
-                        Input(placeholder=_("dd/mm/yyyy"), compact=True, id="rf-last_step_to"),
-                        "last_step_to",
-                    )
-                with Horizontal(classes="row"):
-                    yield FieldBox(
-                        _("Classes"),
-                        Input(
-                            placeholder=_("comma separated"),
-                            compact=True,
-                            id="rf-classification_names",
-                        ),
-                        "classification_names",
-                    )
-                    yield FieldBox(
-                        _("Subjects"),
-                        Input(
-                            placeholder=_("comma separated"), compact=True, id="rf-subject_names"
-                        ),
-                        "subject_names",
-                    )
-                with Horizontal(classes="row"):
-                    yield FieldBox(
-                        _("Amount from"),
-                        Input(placeholder="R$ 1.000,00", compact=True, id="rf-amount_min"),
-                        "amount_min",
-                    )
-                    yield FieldBox(
-                        _("Amount up to"),
-                        Input(placeholder="R$ 50.000,00", compact=True, id="rf-amount_max"),
-                        "amount_max",
-                    )
+                    yield _field(_("Amount from"), "amount_min", placeholder="R$ 1.000,00")
+                    yield _field(_("Amount up to"), "amount_max", placeholder="R$ 50.000,00")
             yield Static("", id="form-error", classes="field-error")
             with Horizontal(id="form-buttons"):
                 yield Button(_("Send (F10)"), id="send", variant="primary", compact=True)
