@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Final
@@ -22,6 +21,7 @@ from lawsuit_tui.domain.bodies import (
     CredentialDeleteBody,
     CredentialItem,
     CredentialsRegistrationBody,
+    is_base32_secret,
 )
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.vault import CredentialRegistrationResult, SystemStatusRow
@@ -43,7 +43,6 @@ __all__ = [
 MAX_CERTIFICATE_BYTES: Final = 384 * 1024
 CERTIFICATE_SUFFIXES: Final = (".pfx", ".p12")
 _BASE32_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-_BASE32 = re.compile(r"[A-Z2-7]+=*")
 # Entries of one folder looked at for a suggestion: a huge folder is not listed whole.
 _MAX_SCANNED = 2000
 # A PKCS#12 file is one DER (or BER) SEQUENCE: its first byte is 0x30.
@@ -63,7 +62,7 @@ def normalize_totp_secret(text: str) -> str:
     secret = "".join(text.split()).upper()
     if not secret:
         raise ValueError(_("Type the two-factor secret, or leave it empty"))
-    if _BASE32.fullmatch(secret) is None:
+    if not is_base32_secret(secret):
         wrong = sorted({c for c in secret if c not in _BASE32_LETTERS and c != "="})
         if wrong:
             raise ValueError(
