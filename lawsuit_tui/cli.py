@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
 PROG = "lawsuit-tui"
+# Each is lawsuit_tui/commands/<name>.py with ``run(args, settings) -> int``.
 COMMANDS = (
     "tui",
     "config",
@@ -400,13 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = loaded
         set_language(detect_language(settings.language))
 
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        _error(_("'{command}' is not available in this build").format(command=command))
-        return 1
+    module = importlib.import_module(module_name)  # a command that cannot load is a bug: raise
     try:
         code = module.run(args, settings)
     except KeyboardInterrupt:

@@ -116,7 +116,7 @@ def test_argument_sets() -> None:
     assert (args.cache_command, args.older_than) == ("prune", 30)
 
 
-def test_missing_command_module_message(
+def test_a_command_module_that_does_not_exist_fails_loudly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     name = "lawsuit_tui.commands.lookup"
@@ -128,8 +128,24 @@ def test_missing_command_module_message(
         return real_import(module)
 
     monkeypatch.setattr(importlib, "import_module", fake_import)
-    assert cli.main(["lookup", "123"]) == 1
-    assert capsys.readouterr().err.strip() == "lawsuit-tui: 'lookup' is not available in this build"
+    with pytest.raises(ModuleNotFoundError) as caught:
+        cli.main(["lookup", "123"])
+    assert caught.value.name == name
+    assert "not available" not in capsys.readouterr().err
+
+
+def test_a_command_module_that_fails_to_import_fails_loudly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # None in sys.modules makes the import fail as a broken module would.
+    monkeypatch.setitem(sys.modules, "lawsuit_tui.commands.sync", None)
+    with pytest.raises(ImportError, match=r"lawsuit_tui\.commands\.sync"):
+        cli.main(["sync"])
+
+
+def test_every_command_has_its_module() -> None:
+    package = Path(cli.__file__).parent / "commands"
+    assert {c for c in cli.COMMANDS if not (package / f"{c}.py").is_file()} == set()
 
 
 def test_dispatch_passes_args_and_settings(monkeypatch: pytest.MonkeyPatch) -> None:

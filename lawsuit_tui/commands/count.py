@@ -8,11 +8,12 @@ from typing import Any
 
 import orjson
 
+from lawsuit_tui.commands.output import EXIT_BAD_INPUT, EXIT_OK, error_line
+from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.bodies import CountBody
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.headless import EXIT_BAD_INPUT, EXIT_OK, error_line, run_with_context
 
 
 def count_data(args: argparse.Namespace) -> dict[str, Any]:

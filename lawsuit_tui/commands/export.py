@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
+from lawsuit_tui.commands.output import EXIT_OK, EXIT_REFUSED, error_line
 from lawsuit_tui.config import Settings
 from lawsuit_tui.i18n import _
-from lawsuit_tui.services.headless import EXIT_OK, EXIT_REFUSED, error_line
 from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.store import CacheError, Store
 

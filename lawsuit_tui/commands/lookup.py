@@ -7,13 +7,14 @@ import sys
 
 import orjson
 
+from lawsuit_tui.commands.output import EXIT_BAD_INPUT, EXIT_OK, error_line
+from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_date
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.headless import EXIT_BAD_INPUT, EXIT_OK, error_line, run_with_context
 
 
 def lawsuit_line(lawsuit: Lawsuit) -> str:

@@ -10,6 +10,14 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from lawsuit_tui.commands.output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    ProgressPrinter,
+    bad_input_message,
+    error_line,
+)
+from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
@@ -17,14 +25,6 @@ from lawsuit_tui.domain.requests import CredentialRef, RequestRecord, SearchPara
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.headless import (
-    EXIT_BAD_INPUT,
-    EXIT_OK,
-    ProgressPrinter,
-    bad_input_message,
-    error_line,
-    run_with_context,
-)
 from lawsuit_tui.services.results import Completed, ResponseArrived, StatusChanged
 
 

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     speed = float(getattr(sandbox_settings, "speed", 1.0))
     try:
         rate_limit = _rate_limit(getattr(args, "rate_limit", None))
-        from lawsuit_tui.sandbox.auth import parse_keys
+        from lawsuit_tui.sandbox.keys import parse_keys
 
         parse_keys(keys or ["sandbox"])
     except ValueError as exc:

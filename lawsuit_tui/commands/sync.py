@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from lawsuit_tui.commands.output import EXIT_OK, ProgressPrinter
+from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.headless import EXIT_OK, ProgressPrinter, run_with_context
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:

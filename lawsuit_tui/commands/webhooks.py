@@ -43,7 +43,8 @@ async def serve(
     path_token: str | None,
     allow_from: list[str],
 ) -> int:
-    from lawsuit_tui.store import CacheError, CacheLocked, Store
+    from lawsuit_tui.services.errors import CacheError, CacheLocked
+    from lawsuit_tui.services.webhooks import open_receiver_cache
     from lawsuit_tui.webhooks.receiver import create_receiver
     from lawsuit_tui.webhooks.server import (
         bind_socket,
@@ -61,7 +62,7 @@ async def serve(
     ]
     directory = cache_path(settings)
     try:
-        store = await asyncio.to_thread(Store.open, directory, secrets=secrets)
+        store = await asyncio.to_thread(open_receiver_cache, directory, secrets=secrets)
     except CacheLocked as exc:
         _err(str(exc))
         _err(_("The webhook receiver needs to write to the cache; it was not started."))

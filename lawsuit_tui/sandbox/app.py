@@ -1,25 +1,28 @@
 """``create_app``: the sandbox as a FastAPI app, cheap to create (the world is built lazily).
 
-Routes live in ``lawsuit_tui/sandbox/routes/*.py``, one ``router`` each, with full paths under
-the five base prefixes of D1 (``/requests``, ``/lawsuits``, ``/tracking``, ``/vault``,
-``/miner``) and ``/_sandbox`` for the sandbox-only routes (D45).
+Route families live in ``lawsuit_tui/sandbox/routes/<family>.py``, one ``router`` each, with
+full paths under the five base prefixes of D1 (``/requests``, ``/lawsuits``, ``/tracking``,
+``/vault``, ``/miner``) and ``/_sandbox`` for the sandbox-only routes (D45). They are mounted
+in the order of :data:`ROUTE_MODULES`; a family that fails to import stops the app from being
+made (the error is the import's own).
 """
 
 from __future__ import annotations
 
 import importlib
-import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import httpx
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
-from lawsuit_tui.sandbox.auth import parse_keys
 from lawsuit_tui.sandbox.clock import SandboxClock
+from lawsuit_tui.sandbox.dependencies import sandbox_state
 from lawsuit_tui.sandbox.errors import install_error_handlers
+from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.sandbox.middleware import SandboxMiddleware
+from lawsuit_tui.sandbox.schemas import add_documented_schemas
 from lawsuit_tui.sandbox.state import SandboxState
 
 if TYPE_CHECKING:
@@ -27,9 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_API_KEY", "ROUTE_MODULES", "create_app", "drain", "sandbox_state"]
 
-log = logging.getLogger(__name__)
-
 DEFAULT_API_KEY = "sandbox"
+# The route families (modules of lawsuit_tui/sandbox/routes), in the order they are mounted.
 ROUTE_MODULES = (
     "lookup",
     "requests",
@@ -71,7 +73,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        state.ensure_running()
+        state.background.ensure_running()
         try:
             yield
         finally:
@@ -94,20 +96,18 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(SandboxMiddleware, state=state)
     for name in ROUTE_MODULES:
-        try:
-            module = importlib.import_module(f"lawsuit_tui.sandbox.routes.{name}")
-        except ImportError as exc:
-            if exc.name != f"lawsuit_tui.sandbox.routes.{name}":
-                raise
-            log.warning("sandbox: routes module %r is missing; its routes are left out", name)
-            continue
-        app.include_router(module.router)
+        app.include_router(route_family(name))
     return app
+
+
+def route_family(name: str) -> APIRouter:
+    """The ``router`` of ``lawsuit_tui/sandbox/routes/<name>.py``."""
+    router: APIRouter = importlib.import_module(f"lawsuit_tui.sandbox.routes.{name}").router
+    return router
 
 
 def _document_by_reference(app: FastAPI) -> None:
     """Add the schemas that routes document by ``$ref`` to the generated document."""
-    from lawsuit_tui.sandbox.schemas import add_documented_schemas
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -117,11 +117,6 @@ def _document_by_reference(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def sandbox_state(app: FastAPI) -> SandboxState:
-    state: SandboxState = app.state.sandbox
-    return state
-
-
 async def drain(app: FastAPI, limit: float = 10.0) -> None:
     """Run every timed event due at the sandbox's current time and wait for what it started."""
-    await sandbox_state(app).drain(limit)
+    await sandbox_state(app).background.drain(limit)

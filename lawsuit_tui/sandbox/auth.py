@@ -1,39 +1,37 @@
-"""API keys of the sandbox and the FastAPI dependencies that check them.
+"""The guards of a route, as FastAPI dependencies: its API key, its feature, its rate limit.
 
-A key is configured as ``KEY`` (every feature) or ``KEY:no-miner,no-vault`` (without those
-features). Authentication (D9, spec "Authentication"): a missing or unknown ``api-key`` header
-gives 401 in the transport shape; a known key without the feature of the route gives 403 in
-the flat shape with code ``INSUFFICIENT_PERMISSIONS``.
+Authentication (D9, spec "Authentication"): a missing or unknown ``api-key`` header gives 401
+in the transport shape; a known key without the feature of the route gives 403 in the flat
+shape with code ``INSUFFICIENT_PERMISSIONS``.
+
+Rate limit (D25, D26): the limited routes declare :func:`rate_limited` in ``dependencies=``.
+It records the call, or raises 429 in the flat shape with ``Retry-After`` in whole seconds.
+The ``X-RateLimit-*`` headers are left in ``request.state.ratelimit_headers``; the sandbox
+middleware adds them to whatever answer the route gives (success or error), so every answer of
+a limited route carries them (D26).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import FlatServiceError, ServiceError
-
-if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.keys import FEATURES, KeyConfig
+from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = [
-    "FEATURES",
-    "KeyConfig",
     "api_key_header",
     "bearer_scheme",
-    "parse_key_spec",
-    "parse_keys",
+    "rate_limited",
     "require_any_key",
     "require_bearer",
     "require_key",
-    "sandbox_state",
 ]
-
-FEATURES: frozenset[str] = frozenset({"lookup", "requests", "tracking", "vault", "miner"})
 
 # auto_error=False: the sandbox answers 401 itself, in the service's shape.
 api_key_header = APIKeyHeader(name="api-key", auto_error=False, description="The API key")
@@ -42,50 +40,11 @@ bearer_scheme = HTTPBearer(
 )
 
 
-@dataclass(frozen=True)
-class KeyConfig:
-    key: str
-    features: frozenset[str] = FEATURES
-
-    def allows(self, feature: str) -> bool:
-        return feature in self.features
-
-    def __repr__(self) -> str:  # the key is a secret: never in a log line
-        return f"KeyConfig(key='***', features={sorted(self.features)})"
-
-
-def parse_key_spec(spec: str) -> KeyConfig:
-    """``"KEY"`` or ``"KEY:no-miner,no-vault"`` -> KeyConfig; ValueError on a bad spec."""
-    key, _, options = spec.partition(":")
-    key = key.strip()
-    if not key:
-        raise ValueError("an API key may not be empty")
-    features = set(FEATURES)
-    for option in filter(None, (o.strip() for o in options.split(","))):
-        name = option.removeprefix("no-")
-        if not option.startswith("no-") or name not in FEATURES:
-            allowed = ", ".join(f"no-{f}" for f in sorted(FEATURES))
-            raise ValueError(f"unknown key option {option!r} (allowed: {allowed})")
-        features.discard(name)
-    return KeyConfig(key, frozenset(features))
-
-
-def parse_keys(specs: Iterable[str]) -> dict[str, KeyConfig]:
-    configs = [parse_key_spec(s) for s in specs]
-    return {c.key: c for c in configs}
-
-
-def sandbox_state(request: Request) -> SandboxState:
-    state: SandboxState = request.app.state.sandbox
-    return state
-
-
 def _unauthorized(message: str) -> ServiceError:
     return ServiceError(401, message, name="HttpUnauthorizedError")
 
 
-def _resolve_key(request: Request, api_key: str | None) -> KeyConfig:
-    state = sandbox_state(request)
+def _resolve_key(state: SandboxState, request: Request, api_key: str | None) -> KeyConfig:
     if not api_key:
         raise _unauthorized("api-key header missing")
     config = state.keys.get(api_key.strip())
@@ -103,9 +62,11 @@ def require_key(feature: str) -> Callable[..., Awaitable[KeyConfig]]:
 
     # async: FastAPI runs sync dependencies in worker threads; the state lives on the loop.
     async def dependency(
-        request: Request, api_key: Annotated[str | None, Depends(api_key_header)]
+        request: Request,
+        state: State,
+        api_key: Annotated[str | None, Depends(api_key_header)],
     ) -> KeyConfig:
-        config = _resolve_key(request, api_key)
+        config = _resolve_key(state, request, api_key)
         if not config.allows(feature):
             raise FlatServiceError.forbidden(
                 "INSUFFICIENT_PERMISSIONS", f"this API key has no access to the {feature} service"
@@ -117,18 +78,18 @@ def require_key(feature: str) -> Callable[..., Awaitable[KeyConfig]]:
 
 
 async def require_any_key(
-    request: Request, api_key: Annotated[str | None, Depends(api_key_header)]
+    request: Request, state: State, api_key: Annotated[str | None, Depends(api_key_header)]
 ) -> KeyConfig:
     """Dependency for the sandbox-only routes (D45): any configured key."""
-    return _resolve_key(request, api_key)
+    return _resolve_key(state, request, api_key)
 
 
 async def require_bearer(
     request: Request,
+    state: State,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> KeyConfig:
     """Dependency for the bearer lookup (D40): a token minted by /_sandbox/token."""
-    state = sandbox_state(request)
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise _unauthorized("Authorization: Bearer token missing")
     key = state.tokens.key_for(credentials.credentials)
@@ -142,3 +103,28 @@ async def require_bearer(
             "INSUFFICIENT_PERMISSIONS", "this API key has no access to the lookup service"
         )
     return config
+
+
+async def rate_limited(
+    request: Request, state: State, api_key: Annotated[str | None, Depends(api_key_header)]
+) -> None:
+    """Dependency for the limited routes (D25).
+
+    FastAPI resolves a route's ``dependencies=`` before its parameters, so this reads the key
+    itself; an unknown or missing key is not counted (the key dependency answers 401).
+    """
+    config = state.keys.get(api_key.strip()) if api_key else None
+    if config is None:
+        return
+    decision = state.limiter.hit(config.key)
+    headers = decision.headers()
+    request.state.ratelimit_headers = headers
+    if not decision.allowed:
+        state.stats.count_429(config.key)
+        raise FlatServiceError(
+            429,
+            "TOO_MANY_REQUESTS",
+            f"rate limit of {decision.limit} calls per {state.limiter.seconds:g} s exceeded",
+            "RATE_LIMIT_EXCEEDED",
+            headers={**headers, "Retry-After": str(decision.retry_after)},
+        )

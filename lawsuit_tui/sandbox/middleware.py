@@ -51,8 +51,8 @@ class SandboxMiddleware:
             await self.app(scope, receive, send)
             return
         state = self.state
-        state.ensure_running()
-        state.pump()
+        state.background.ensure_running()
+        state.background.pump()
 
         replay = await self._limited_body(scope, receive, send)
         if replay is None:

@@ -1,10 +1,7 @@
 """Sliding-window rate limit per API key (D25, D26), on the sandbox clock.
 
-The limited routes declare the dependency :func:`rate_limited` (it reads the key itself). It
-records the call, or raises 429 in the flat shape with ``Retry-After`` in whole seconds. The
-``X-RateLimit-*`` headers are left in ``request.state.ratelimit_headers``; the sandbox
-middleware adds them to whatever answer the route gives (success or error), so every answer of
-a limited route carries them (D26).
+The limited routes declare the dependency :func:`lawsuit_tui.sandbox.auth.rate_limited`, which
+asks :meth:`SlidingWindowLimiter.hit` and answers 429 when the window is full.
 """
 
 from __future__ import annotations
@@ -13,17 +10,12 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Annotated
-
-from fastapi import Depends, Request
-
-from lawsuit_tui.sandbox.auth import api_key_header
-from lawsuit_tui.sandbox.errors import FlatServiceError
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from lawsuit_tui.sandbox.clock import SandboxClock
 
-__all__ = ["Decision", "SlidingWindowLimiter", "parse_rate_limit", "rate_limited"]
+__all__ = ["Decision", "SlidingWindowLimiter", "parse_rate_limit"]
 
 
 @dataclass(frozen=True)
@@ -86,32 +78,4 @@ class SlidingWindowLimiter:
         oldest_leaves = window[0] + timedelta(seconds=self.seconds)
         return Decision(
             True, self.calls, self.calls - len(window), math.ceil(oldest_leaves.timestamp()), 0
-        )
-
-
-async def rate_limited(
-    request: Request, api_key: Annotated[str | None, Depends(api_key_header)]
-) -> None:
-    """Dependency for the limited routes (D25).
-
-    FastAPI resolves a route's ``dependencies=`` before its parameters, so this reads the key
-    itself; an unknown or missing key is not counted (the key dependency answers 401).
-    """
-    from lawsuit_tui.sandbox.auth import sandbox_state
-
-    state = sandbox_state(request)
-    config = state.keys.get(api_key.strip()) if api_key else None
-    if config is None:
-        return
-    decision = state.limiter.hit(config.key)
-    headers = decision.headers()
-    request.state.ratelimit_headers = headers
-    if not decision.allowed:
-        state.stats.count_429(config.key)
-        raise FlatServiceError(
-            429,
-            "TOO_MANY_REQUESTS",
-            f"rate limit of {decision.limit} calls per {state.limiter.seconds:g} s exceeded",
-            "RATE_LIMIT_EXCEEDED",
-            headers={**headers, "Retry-After": str(decision.retry_after)},
         )

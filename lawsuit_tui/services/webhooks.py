@@ -1,8 +1,11 @@
 """Webhook ingestion: one delivery (the service's envelope) into the cache, exactly once.
 
-The receiver (``lawsuit_tui.webhooks``) hands the raw body to :meth:`WebhookIngestor.submit`
-(one writer thread, off the event loop) and answers 2xx only when the future resolves: by
-then the delivery is durable. :meth:`WebhookIngestor.ingest_body` does the same inline.
+The receiver (``lawsuit_tui.webhooks``) reaches the cache only through here: it is given the
+cache (or a ready :class:`WebhookIngestor`), gets its ingestor with :func:`ingestor_for`,
+hands each raw body to :meth:`WebhookIngestor.submit` (one writer thread, off the event loop)
+and answers 2xx only when the future resolves: by then the delivery is durable.
+:meth:`WebhookIngestor.ingest_body` does the same inline. The standalone receiver opens its
+cache with :func:`open_receiver_cache`.
 
 What each event becomes (D43):
 
@@ -36,7 +39,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
 
 import orjson
 
@@ -46,9 +50,12 @@ from lawsuit_tui.store import LawsuitChange, Store
 __all__ = [
     "REDACTED",
     "DeliverySummary",
+    "IngestTarget",
     "InvalidDelivery",
     "WebhookIngestor",
     "follow_writer",
+    "ingestor_for",
+    "open_receiver_cache",
 ]
 
 REDACTED = "[redacted]"
@@ -142,14 +149,30 @@ class WebhookIngestor:
 
     def __init__(self, store: Store, *, secrets: Iterable[str] = ()) -> None:
         self.store = store
-        self._secrets = tuple(s for s in secrets if s)
-        self._secret_bytes = tuple(s.encode() for s in self._secrets)
+        self._secrets: tuple[str, ...] = ()
+        self._secret_bytes: tuple[bytes, ...] = ()
+        self.keep_out(secrets)
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[tuple[bytes, Future[DeliverySummary]] | None] = (
             queue.SimpleQueue()
         )
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
+
+    def keep_out(self, secrets: Iterable[str]) -> None:
+        """Never write these strings either (replaced by ``[redacted]``)."""
+        added = tuple(s for s in secrets if s and s not in self._secrets)
+        self._secrets = self._secrets + added
+        self._secret_bytes = tuple(s.encode() for s in self._secrets)
+
+    @property
+    def writable(self) -> bool:
+        """False when the cache is open read-only (another process writes to it)."""
+        return not self.store.read_only
+
+    @property
+    def cache_location(self) -> Path:
+        return self.store.path
 
     # ------------------------------------------------------------------ entry points
 
@@ -374,6 +397,28 @@ class WebhookIngestor:
             status=_str_or_none(payload.get("status")),
             lawsuit_changes=tuple(changes),
         )
+
+
+# What a receiver is given: the cache it ingests into, or an ingestor ready for it.
+IngestTarget: TypeAlias = Store | WebhookIngestor
+
+
+def ingestor_for(target: IngestTarget, *, secrets: Iterable[str] = ()) -> WebhookIngestor:
+    """The ingestor of ``target`` (itself, or a new one over that cache), keeping ``secrets``
+    (the receiver's path token) out of the cache."""
+    if isinstance(target, WebhookIngestor):
+        target.keep_out(secrets)
+        return target
+    return WebhookIngestor(target, secrets=secrets)
+
+
+def open_receiver_cache(directory: Path, *, secrets: Iterable[str] = ()) -> Store:
+    """The cache at ``directory``, open for writing (blocks on disk: call it in a thread).
+
+    Raises ``CacheLocked`` when another process writes to it, ``CacheError`` or ``OSError``
+    when it cannot be opened (:mod:`lawsuit_tui.services.errors`).
+    """
+    return Store.open(directory, secrets=secrets)
 
 
 def _updated_at(record: dict[str, Any]) -> datetime | None:

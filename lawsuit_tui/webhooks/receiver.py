@@ -33,8 +33,13 @@ from typing import Any
 import orjson
 from starlette.types import Message, Receive, Scope, Send
 
-from lawsuit_tui.services.webhooks import DeliverySummary, InvalidDelivery, WebhookIngestor
-from lawsuit_tui.store import Store
+from lawsuit_tui.services.webhooks import (
+    DeliverySummary,
+    IngestTarget,
+    InvalidDelivery,
+    WebhookIngestor,
+    ingestor_for,
+)
 from lawsuit_tui.webhooks.allowlist import AllowList
 
 __all__ = [
@@ -269,8 +274,7 @@ class Receiver:
 
     async def _health(self, send: Send, *, head: bool) -> None:
         stats = self.stats
-        store: Store = self.ingestor.store
-        writable = not store.read_only
+        writable = self.ingestor.writable
         uptime = int((datetime.now(UTC) - stats.started_at).total_seconds())
         last = (
             stats.last_delivery_at.isoformat(timespec="seconds") if stats.last_delivery_at else "-"
@@ -278,7 +282,7 @@ class Receiver:
         lines = [
             "lawsuit-tui webhook receiver",
             f"status: {'ok' if writable else 'cache not writable'}",
-            f"cache: {store.path}",
+            f"cache: {self.ingestor.cache_location}",
             f"up: {uptime} s (since {stats.started_at.isoformat(timespec='seconds')})",
             f"deliveries stored: {stats.stored}",
             f"redeliveries (already stored): {stats.repeated}",
@@ -344,7 +348,7 @@ async def _answer(
 
 
 def create_receiver(
-    store_or_ingestor: Store | WebhookIngestor,
+    target: IngestTarget,
     *,
     path_token: str,
     allow_from: Sequence[str] = (),
@@ -352,18 +356,13 @@ def create_receiver(
     on_delivery: OnDelivery | None = None,
     answer_within: float = ANSWER_WITHIN,
 ) -> Receiver:
-    """The receiver's ASGI app over a writable store (or a ready ingestor).
+    """The receiver's ASGI app over a writable cache (or a ready ingestor).
 
-    Given a Store, the ingestor it builds also keeps ``path_token`` out of the cache (the
-    service echoes callback URLs in request records).
+    Its ingestor also keeps ``path_token`` out of the cache (the service echoes callback URLs
+    in request records).
     """
-    ingestor = (
-        store_or_ingestor
-        if isinstance(store_or_ingestor, WebhookIngestor)
-        else WebhookIngestor(store_or_ingestor, secrets=[path_token])
-    )
     return Receiver(
-        ingestor,
+        ingestor_for(target, secrets=[path_token]),
         path_token=path_token,
         allow_from=allow_from,
         max_body=max_body,

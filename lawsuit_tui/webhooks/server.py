@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 
 from lawsuit_tui.i18n import _
-from lawsuit_tui.store import Store
+from lawsuit_tui.services.webhooks import IngestTarget, ingestor_for
 from lawsuit_tui.webhooks.receiver import (
     ANSWER_WITHIN,
     MAX_BODY,
@@ -123,12 +123,12 @@ async def start_server_task(server: uvicorn.Server, task: asyncio.Task[None]) ->
 
 
 class EmbeddedReceiver:
-    """The receiver inside the current asyncio loop (the TUI's), over the TUI's own store.
+    """The receiver inside the current asyncio loop (the TUI's), over the TUI's own cache.
 
     ``await start()`` returns the URL, token included. Show it in full only when
     ``token_source == "generated"`` (the token was just created and saved) or ``"given"``;
     otherwise show ``masked_url``. It raises
-    :class:`ReceiverUnavailable` when the store is read-only (another process, maybe a
+    :class:`ReceiverUnavailable` when the cache is read-only (another process, maybe a
     standalone receiver, holds the cache) or the address cannot be bound. ``await stop()``
     finishes the deliveries in hand, then returns. ``on_delivery`` is called on the loop
     with a :class:`~lawsuit_tui.services.webhooks.DeliverySummary` for each new delivery.
@@ -136,7 +136,7 @@ class EmbeddedReceiver:
 
     def __init__(
         self,
-        store: Store,
+        cache: IngestTarget,
         settings: Settings,
         on_delivery: OnDelivery | None = None,
         *,
@@ -147,7 +147,7 @@ class EmbeddedReceiver:
         max_body: int = MAX_BODY,
         answer_within: float = ANSWER_WITHIN,
     ) -> None:
-        self.store = store
+        self.cache = cache
         self.settings = settings
         self.on_delivery = on_delivery
         self.host = host or settings.webhooks.host
@@ -176,7 +176,8 @@ class EmbeddedReceiver:
     async def start(self) -> str:
         if self.running and self.url is not None:
             return self.url
-        if self.store.read_only:
+        ingestor = ingestor_for(self.cache)
+        if not ingestor.writable:
             raise ReceiverUnavailable(
                 _(
                     "The cache is open read-only (another lawsuit-tui process writes to it), "
@@ -212,7 +213,7 @@ class EmbeddedReceiver:
             sock.close()
             raise
         self.app = create_receiver(
-            self.store,
+            ingestor,
             path_token=token,
             allow_from=self.allow_from,
             max_body=self.max_body,

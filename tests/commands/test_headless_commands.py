@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from lawsuit_tui import cli
+from lawsuit_tui.commands.output import ProgressPrinter
 from lawsuit_tui.services import context
-from lawsuit_tui.services.headless import ProgressPrinter
 from lawsuit_tui.services.results import Progress
 
 

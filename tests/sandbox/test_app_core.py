@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from lawsuit_tui.domain.pagination import Page
-from lawsuit_tui.sandbox.auth import parse_key_spec
 from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock, iso
+from lawsuit_tui.sandbox.keys import parse_key_spec
 from lawsuit_tui.sandbox.pagination import paginate
 from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
 

@@ -366,8 +366,8 @@ async def test_routes_answer_while_a_busy_document_is_computed(
     assert len(world.find("cpf", busy)) > 100
     record = await sb.create({"search_type": "cpf", "search_key": busy, "on_demand": True})
     sb.clock.advance(1.5)
-    sb.state.pump()  # the court phase starts in the world's thread
-    in_flight = [t for t in sb.state.tasks if not t.done()]
+    sb.state.background.pump()  # the court phase starts in the world's thread
+    in_flight = [t for t in sb.state.background.tasks if not t.done()]
     answer = await sb.client.get(f"/requests/requests/{record['request_id']}")
     assert answer.status_code == 200
     assert in_flight and any(not t.done() for t in in_flight)  # answered meanwhile

@@ -14,7 +14,8 @@ from fastapi import FastAPI
 
 from lawsuit_tui.sandbox.app import create_app, sandbox_state
 from lawsuit_tui.sandbox.clock import SandboxClock
-from lawsuit_tui.sandbox.routes.count import FIRST_REQUEST_ID, count_problems, ledger_of
+from lawsuit_tui.sandbox.counts import FIRST_REQUEST_ID
+from lawsuit_tui.sandbox.routes.count import count_problems
 
 API_KEY = "count-key"
 OTHER_KEY = "other-key"
@@ -134,7 +135,7 @@ async def test_request_ids_are_an_integer_sequence_from_1001(
         answer = await client.post(URL, json={"kind": "judgement-bond"})
         ids.append(answer.json()["request_id"])
     assert ids == [1001, 1002, 1003]
-    records = ledger_of(sandbox_state(app)).records
+    records = sandbox_state(app).counts.records
     assert [r.request_id for r in records] == ids
     assert all(API_KEY not in r.key for r in records)  # the key is kept as a label only
 

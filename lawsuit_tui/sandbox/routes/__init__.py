@@ -1,1 +1,2 @@
-"""Route modules of the sandbox, one ``router`` each (included by ``app.create_app``)."""
+"""The sandbox's route families, one module with one ``router`` each, mounted by
+``app.create_app`` in the order of ``app.ROUTE_MODULES``."""

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 import orjson
-from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from lawsuit_tui.sandbox.schemas import ERROR_RESPONSES, error_responses, json_content
 
-__all__ = ["FastJSON", "answer", "documented", "read_json_body"]
+__all__ = ["FastJSON", "answer", "documented", "loads_strict"]
 
 
 class FastJSON(JSONResponse):
@@ -32,6 +33,44 @@ def documented(model: Any, *extra_errors: int, description: str = "Success") -> 
     return responses
 
 
-async def read_json_body(request: Request) -> Any:
-    """Parsed JSON of the request (used where FastAPI does not read the body itself)."""
-    return orjson.loads(await request.body())
+_OUT_OF_RANGE = "a number in the body is out of range"
+_NOT_JSON = "the body is not valid JSON"
+# Integers beyond the range of a double: other JSON readers cannot hold them, and comparing
+# them with floats would overflow.
+_MAX_INT = 2**1023
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _OutOfRange(_OUT_OF_RANGE)
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if abs(value) >= _MAX_INT:
+        raise _OutOfRange(_OUT_OF_RANGE)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_strict(raw: bytes) -> Any:
+    """Parse a JSON body as RFC 8259 does, refusing NaN, Infinity and numbers beyond a double
+    (an echo of them could not be written back as JSON). ValueError with a message fit for
+    the answer otherwise."""
+    try:
+        return json.loads(
+            raw, parse_float=_finite, parse_int=_bounded_int, parse_constant=_no_constant
+        )
+    except _OutOfRange:
+        raise ValueError(_OUT_OF_RANGE) from None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ValueError(_NOT_JSON) from None

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
-from lawsuit_tui.sandbox.auth import KeyConfig, require_any_key, sandbox_state
+from lawsuit_tui.sandbox.auth import require_any_key
 from lawsuit_tui.sandbox.clock import iso
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import (
     ClockIn,
@@ -22,6 +24,7 @@ from lawsuit_tui.sandbox.schemas import (
     TokenIn,
     TokenOut,
 )
+from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = ["router"]
 
@@ -34,8 +37,7 @@ class OpenObject(BaseModel):
     model_config = ConfigDict(extra="allow", title="SandboxObject")
 
 
-def _clock(request: Request) -> dict[str, Any]:
-    state = sandbox_state(request)
+def _clock(state: SandboxState) -> dict[str, Any]:
     return {
         "now": iso(state.clock.now()),
         "speed": state.clock.speed,
@@ -44,15 +46,13 @@ def _clock(request: Request) -> dict[str, Any]:
 
 
 @router.get("/samples", summary="Keys to try, by kind", responses=documented(OpenObject))
-async def samples(request: Request) -> FastJSON:
-    state = sandbox_state(request)
+async def samples(state: State) -> FastJSON:
     world = await state.world_ready()
     return answer(await state.run_world(world.samples))
 
 
 @router.post("/token", summary="Mint a bearer token (D40)", responses=documented(TokenOut))
-async def token(request: Request, body: TokenIn, _: AnyKey) -> FastJSON:  # D45: key needed
-    state = sandbox_state(request)
+async def token(body: TokenIn, _: AnyKey, state: State) -> FastJSON:  # D45: key needed
     if body.api_key not in state.keys:
         raise ServiceError(401, "api_key invalid", name="HttpUnauthorizedError")
     access_token, expires_in = state.tokens.mint(body.api_key)
@@ -60,8 +60,8 @@ async def token(request: Request, body: TokenIn, _: AnyKey) -> FastJSON:  # D45:
 
 
 @router.get("/clock", summary="The sandbox clock", responses=documented(ClockOut))
-async def get_clock(request: Request, _: AnyKey) -> FastJSON:
-    return answer(_clock(request))
+async def get_clock(_: AnyKey, state: State) -> FastJSON:
+    return answer(_clock(state))
 
 
 @router.post(
@@ -69,24 +69,23 @@ async def get_clock(request: Request, _: AnyKey) -> FastJSON:
     summary="Advance the clock or change its speed; events now due fire",
     responses=documented(ClockOut),
 )
-async def set_clock(request: Request, body: ClockIn, _: AnyKey) -> FastJSON:
-    state = sandbox_state(request)
+async def set_clock(body: ClockIn, _: AnyKey, state: State) -> FastJSON:
     if body.speed is not None:
         state.clock.set_speed(body.speed)
     if body.advance_seconds:
         state.clock.advance(body.advance_seconds)
-    await state.settle()  # what fell due has happened when the answer comes
-    return answer(_clock(request))
+    await state.background.settle()  # what fell due has happened when the answer comes
+    return answer(_clock(state))
 
 
 @router.get("/faults", summary="Faults in force", responses=documented(OpenObject))
-async def get_faults(request: Request, _: AnyKey) -> FastJSON:
-    return answer(sandbox_state(request).faults.as_dict())
+async def get_faults(_: AnyKey, state: State) -> FastJSON:
+    return answer(state.faults.as_dict())
 
 
 @router.post("/faults", summary="Set faults (D45)", responses=documented(OpenObject))
-async def set_faults(request: Request, body: FaultsIn, _: AnyKey) -> FastJSON:
-    faults = sandbox_state(request).faults
+async def set_faults(body: FaultsIn, _: AnyKey, state: State) -> FastJSON:
+    faults = state.faults
     for name in ("latency_ms", "error_rate", "malformed_rate", "truncated_rate"):
         value = getattr(body, name)
         if value is not None:
@@ -101,8 +100,7 @@ async def set_faults(request: Request, body: FaultsIn, _: AnyKey) -> FastJSON:
 @router.get(
     "/stats", summary="Calls, 429s and webhook deliveries", responses=documented(OpenObject)
 )
-async def stats(request: Request, _: AnyKey) -> FastJSON:
-    state = sandbox_state(request)
+async def stats(_: AnyKey, state: State) -> FastJSON:
     snapshot = state.stats.snapshot()
     snapshot["requests"] = len(state.requests)
     snapshot["responses"] = sum(len(v) for v in state.responses.values())
@@ -116,8 +114,7 @@ async def stats(request: Request, _: AnyKey) -> FastJSON:
     summary="Make a credential's court login fail: it turns inactive (D35)",
     responses=documented(OpenObject, 404),
 )
-async def fail_login(request: Request, body: FailLoginIn, _: AnyKey) -> FastJSON:
-    state = sandbox_state(request)
+async def fail_login(body: FailLoginIn, _: AnyKey, state: State) -> FastJSON:
     await state.world_ready()
     vault = state.vault
     customer_key = body.customer_key or "*"

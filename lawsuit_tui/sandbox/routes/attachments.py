@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import require_key
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import FlatServiceError, ServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.schemas import ERROR_RESPONSES, error_responses
 
 __all__ = ["router"]
@@ -37,14 +39,13 @@ _FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
     responses=_FILE_RESPONSES,
 )
 async def attachment_file(
-    request: Request,
     cnj: str,
     instance: int,
     attachment_id: str,
     config: Annotated[KeyConfig, Depends(require_key("lookup"))],
+    state: State,
     customer_key: Annotated[str | None, Query(max_length=200)] = None,
 ) -> Response:
-    state = sandbox_state(request)
     world = await state.world_ready()
     found = world.find("lawsuit_cnj", cnj)
     if (cnj_key := next((k for k in found if k[1] == instance), None)) is None:

@@ -12,34 +12,21 @@ this API key already retrieved. Not rate-limited (D25).
 
 from __future__ import annotations
 
-import itertools
-import threading
-import weakref
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 
 from lawsuit_tui.domain.bodies import CountBody
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import require_key
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import CountErrors
-from lawsuit_tui.sandbox.routes.vault import loads_strict
+from lawsuit_tui.sandbox.keys import KeyConfig
+from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import error_responses
-from lawsuit_tui.sandbox.stats import key_label
 
-__all__ = [
-    "ECHO_FIELDS",
-    "FIRST_REQUEST_ID",
-    "CountLedger",
-    "CountRecord",
-    "count_problems",
-    "ledger_of",
-    "router",
-]
+__all__ = ["ECHO_FIELDS", "count_problems", "router"]
 
-FIRST_REQUEST_ID = 1001
 # The filter echoed in the answer, in this order; absent fields are null (D38). The spec's echo
 # lists every field but amount_tier; a tier is what was applied when sent, so it is echoed too.
 ECHO_FIELDS = (
@@ -61,51 +48,6 @@ def count_problems(data: object) -> list[str]:
     UI language (``translate=str``), and D37's ``limit`` is an unknown key here.
     """
     return CountBody.problems(data, translate=str)
-
-
-@dataclass(frozen=True)
-class CountRecord:
-    """A recorded count request. ``key`` is a label of the API key, never the key itself."""
-
-    request_id: int
-    key: str
-    filter: dict[str, Any]
-    total_lawsuits: int
-    status: str
-    created_at: datetime
-
-
-@dataclass
-class CountLedger:
-    """The count requests of one sandbox, numbered from :data:`FIRST_REQUEST_ID`."""
-
-    records: list[CountRecord] = field(default_factory=list)
-    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(FIRST_REQUEST_ID))
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def record(
-        self, api_key: str, flt: dict[str, Any], total: int, created_at: datetime
-    ) -> CountRecord:
-        with self._lock:
-            entry = CountRecord(
-                next(self._ids), key_label(api_key), flt, total, "pending", created_at
-            )
-            self.records.append(entry)
-        return entry
-
-
-_LEDGERS: weakref.WeakKeyDictionary[object, CountLedger] = weakref.WeakKeyDictionary()
-
-
-def ledger_of(state: object) -> CountLedger:
-    """The ledger of a sandbox state: its ``count_ledger`` if it has one, else one kept here."""
-    own = getattr(state, "count_ledger", None)
-    if isinstance(own, CountLedger):
-        return own
-    ledger = _LEDGERS.get(state)
-    if ledger is None:
-        ledger = _LEDGERS[state] = CountLedger()
-    return ledger
 
 
 # -- documented shapes -----------------------------------------------------------------------
@@ -201,16 +143,15 @@ async def _read_body(request: Request) -> Any:
     },
 )
 async def count_lawsuits(
-    request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))]
+    request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))], state: State
 ) -> dict[str, Any]:
     body = await _read_body(request)
     problems = count_problems(body)
     if problems:
         raise CountErrors(problems)
     flt = {name: body.get(name) for name in ECHO_FIELDS}
-    state = sandbox_state(request)
     total = state.world.count(flt, exclude=state.retrieved.get(key.key, set()))
-    entry = ledger_of(state).record(key.key, flt, total, state.clock.now())
+    entry = state.counts.record(key.key, flt, total, state.clock.now())
     return {
         "request_id": entry.request_id,
         "total_lawsuits": entry.total_lawsuits,

@@ -9,18 +9,18 @@ search of a secret lawsuit without an active credential (default key ``*``) is 4
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
-from lawsuit_tui.sandbox.auth import KeyConfig, require_bearer, require_key, sandbox_state
-from lawsuit_tui.sandbox.engine import LAWSUIT_SEARCHES, normalize_search_key
+from lawsuit_tui.sandbox.auth import require_bearer, require_key
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import FlatServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import LookupIn, LookupOut
-
-if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.searches import LAWSUIT_SEARCHES, normalize_search_key
+from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = ["router"]
 
@@ -48,9 +48,8 @@ def _lookup(state: SandboxState, key: str, body: LookupIn) -> list[dict[str, Any
 
 
 async def _answer(
-    request: Request, config: KeyConfig, body: LookupIn, strip_source_name: bool = False
+    state: SandboxState, config: KeyConfig, body: LookupIn, strip_source_name: bool = False
 ) -> dict[str, Any]:
-    state = sandbox_state(request)
     key = normalize_search_key(body.search.search_type, body.search.search_key)
 
     def compute() -> list[dict[str, Any]]:
@@ -85,11 +84,11 @@ def _without_source_name(lawsuit: dict[str, Any]) -> dict[str, Any]:
     responses=documented(LookupOut),
 )
 async def cached_lookup(
-    request: Request,
     body: LookupIn,
     config: Annotated[KeyConfig, Depends(require_key("lookup"))],
+    state: State,
 ) -> FastJSON:
-    return answer(await _answer(request, config, body))
+    return answer(await _answer(state, config, body))
 
 
 @router.post(
@@ -99,8 +98,8 @@ async def cached_lookup(
     responses=documented(LookupOut),
 )
 async def bearer_lookup(
-    request: Request,
     body: LookupIn,
     config: Annotated[KeyConfig, Depends(require_bearer)],
+    state: State,
 ) -> FastJSON:
-    return answer(await _answer(request, config, body, strip_source_name=True))
+    return answer(await _answer(state, config, body, strip_source_name=True))

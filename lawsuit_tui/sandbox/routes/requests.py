@@ -5,20 +5,19 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from lawsuit_tui.domain.requests import RequestRecord
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
-from lawsuit_tui.sandbox.engine import RequestEntry
-from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.dependencies import Requests, State
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
-from lawsuit_tui.sandbox.ratelimit import rate_limited
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import CreateRequestIn, RequestsPage
 from lawsuit_tui.sandbox.world.world import compact_key
 
-__all__ = ["find_request", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/requests", tags=["requests"])
 
@@ -36,14 +35,6 @@ def _aware(value: datetime | None) -> datetime | None:
     return value
 
 
-def find_request(request: Request, config: KeyConfig, request_id: str) -> RequestEntry:
-    """The caller's request, else 404 REQUEST_NOT_FOUND."""
-    entry: RequestEntry | None = sandbox_state(request).requests.get(request_id)
-    if entry is None or entry.key != config.key:
-        raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {request_id} not found")
-    return entry
-
-
 @router.post(
     "/requests",
     summary="Create a request",
@@ -51,12 +42,13 @@ def find_request(request: Request, config: KeyConfig, request_id: str) -> Reques
     responses=documented(RequestRecord, 429),
     dependencies=[Limited],
 )
-async def create_request(request: Request, body: CreateRequestIn, config: RequestsKey) -> FastJSON:
-    state = sandbox_state(request)
+async def create_request(
+    body: CreateRequestIn, config: RequestsKey, state: State, engine: Requests
+) -> FastJSON:
     await state.world_ready()
-    entries = state.engine.create(config, body)
+    entries = engine.create(config, body)
     for entry in entries:
-        state.engine.schedule(entry)
+        engine.schedule(entry)
     return answer(entries[0].record)
 
 
@@ -68,8 +60,8 @@ async def create_request(request: Request, body: CreateRequestIn, config: Reques
     dependencies=[Limited],
 )
 async def list_requests(
-    request: Request,
     config: RequestsKey,
+    state: State,
     paging: Annotated[PageParams, Depends(page_params(1))],
     status: StatusIn | None = None,
     search_type: SearchTypeFilter | None = None,
@@ -79,7 +71,6 @@ async def list_requests(
     created_at_gte: datetime | None = None,
     include_deleted: bool = False,
 ) -> FastJSON:
-    state = sandbox_state(request)
     since = _aware(created_at_gte)
     wanted_key = compact_key(search_key) if search_key else None
     items: list[dict[str, Any]] = []
@@ -111,8 +102,8 @@ async def list_requests(
     responses=documented(RequestRecord, 404, 429),
     dependencies=[Limited],
 )
-async def get_request(request: Request, request_id: str, config: RequestsKey) -> FastJSON:
-    return answer(find_request(request, config, request_id).record)
+async def get_request(request_id: str, config: RequestsKey, engine: Requests) -> FastJSON:
+    return answer(engine.get(config, request_id).record)
 
 
 @router.delete(
@@ -121,6 +112,5 @@ async def get_request(request: Request, request_id: str, config: RequestsKey) ->
     response_class=FastJSON,
     responses=documented(RequestRecord, 404),
 )
-async def delete_request(request: Request, request_id: str, config: RequestsKey) -> FastJSON:
-    entry = find_request(request, config, request_id)
-    return answer(sandbox_state(request).engine.cancel_or_delete(entry))
+async def delete_request(request_id: str, config: RequestsKey, engine: Requests) -> FastJSON:
+    return answer(engine.cancel_or_delete(engine.get(config, request_id)))

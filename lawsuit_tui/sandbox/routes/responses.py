@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
+from lawsuit_tui.sandbox.dependencies import Requests, State
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
-from lawsuit_tui.sandbox.ratelimit import rate_limited
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
-from lawsuit_tui.sandbox.routes.requests import find_request
 from lawsuit_tui.sandbox.schemas import ResponsesPageOut
 
 __all__ = ["router"]
@@ -40,8 +40,9 @@ ResponseTypeFilter = Literal[
     dependencies=[Depends(rate_limited)],
 )
 async def list_responses(
-    request: Request,
     config: Annotated[KeyConfig, Depends(require_key("requests"))],
+    state: State,
+    engine: Requests,
     paging: Annotated[PageParams, Depends(page_params(5))],
     request_id: Annotated[str | None, Query(max_length=200)] = None,
     origin_id: Annotated[str | None, Query(max_length=200)] = None,
@@ -49,10 +50,9 @@ async def list_responses(
     cached: bool | None = None,
     created_at_gte: datetime | None = None,
 ) -> FastJSON:
-    state = sandbox_state(request)
     request_status: str | None = None  # D24: null when no request_id is given
     if request_id is not None:
-        request_status = str(find_request(request, config, request_id).record["status"])
+        request_status = engine.get(config, request_id).status
     since: str | None = None
     if created_at_gte is not None:
         aware = created_at_gte if created_at_gte.tzinfo else created_at_gte.replace(tzinfo=UTC)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import rate_limited, require_key
+from lawsuit_tui.sandbox.dependencies import State, Trackings
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
-from lawsuit_tui.sandbox.ratelimit import rate_limited
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import TrackingIn, TrackingPatchIn, TrackingsPage
 from lawsuit_tui.sandbox.world.world import compact_key
@@ -30,11 +31,11 @@ TrackingStatusIn = Literal["created", "updating", "updated", "paused", "deleted"
     responses=documented(TrackingRecord, 409, 429),
     dependencies=[Limited],
 )
-async def create_tracking(request: Request, body: TrackingIn, config: TrackingKey) -> FastJSON:
-    state = sandbox_state(request)
+async def create_tracking(
+    body: TrackingIn, config: TrackingKey, state: State, engine: Trackings
+) -> FastJSON:
     await state.world_ready()
-    entry = state.tracking_engine.create(config, body)
-    return answer(entry.record)
+    return answer(engine.create(config, body).record)
 
 
 @router.get(
@@ -45,13 +46,12 @@ async def create_tracking(request: Request, body: TrackingIn, config: TrackingKe
     dependencies=[Limited],
 )
 async def list_trackings(
-    request: Request,
     config: TrackingKey,
+    state: State,
     paging: Annotated[PageParams, Depends(page_params(5))],
     status: TrackingStatusIn | None = None,
     search_key: Annotated[str | None, Query(max_length=200)] = None,
 ) -> FastJSON:
-    state = sandbox_state(request)
     wanted = compact_key(search_key) if search_key else None
     items: list[dict[str, Any]] = []
     for entry in reversed(state.trackings.values()):  # D22: newest first
@@ -76,8 +76,8 @@ async def list_trackings(
     responses=documented(TrackingRecord, 404, 429),
     dependencies=[Limited],
 )
-async def get_tracking(request: Request, tracking_id: str, config: TrackingKey) -> FastJSON:
-    return answer(sandbox_state(request).tracking_engine.get(config, tracking_id).record)
+async def get_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
+    return answer(engine.get(config, tracking_id).record)
 
 
 @router.post(
@@ -86,8 +86,7 @@ async def get_tracking(request: Request, tracking_id: str, config: TrackingKey) 
     response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
-async def pause_tracking(request: Request, tracking_id: str, config: TrackingKey) -> FastJSON:
-    engine = sandbox_state(request).tracking_engine
+async def pause_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
     entry = engine.get(config, tracking_id, live=True)
     engine.pause(entry)
     return answer(entry.record)
@@ -99,8 +98,7 @@ async def pause_tracking(request: Request, tracking_id: str, config: TrackingKey
     response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
-async def resume_tracking(request: Request, tracking_id: str, config: TrackingKey) -> FastJSON:
-    engine = sandbox_state(request).tracking_engine
+async def resume_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
     entry = engine.get(config, tracking_id, live=True)
     engine.resume(entry)
     return answer(entry.record)
@@ -113,9 +111,8 @@ async def resume_tracking(request: Request, tracking_id: str, config: TrackingKe
     responses=documented(TrackingRecord, 404),
 )
 async def patch_tracking(
-    request: Request, tracking_id: str, body: TrackingPatchIn, config: TrackingKey
+    tracking_id: str, body: TrackingPatchIn, config: TrackingKey, engine: Trackings
 ) -> FastJSON:
-    engine = sandbox_state(request).tracking_engine
     entry = engine.get(config, tracking_id, live=True)
     engine.patch(entry, body)
     return answer(entry.record)
@@ -127,8 +124,7 @@ async def patch_tracking(
     response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
-async def delete_tracking(request: Request, tracking_id: str, config: TrackingKey) -> FastJSON:
-    engine = sandbox_state(request).tracking_engine
+async def delete_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
     entry = engine.get(config, tracking_id)
     engine.delete(entry)
     return answer(entry.record)

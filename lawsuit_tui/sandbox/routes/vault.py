@@ -8,23 +8,20 @@ included, comes back in one 400 (D9, D32, D46). Not rate-limited (D25).
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
-from lawsuit_tui.sandbox.auth import KeyConfig, require_key, sandbox_state
+from lawsuit_tui.sandbox.auth import require_key
+from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
+from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import COMMON_ERRORS, error_responses
-from lawsuit_tui.sandbox.vault import (
-    CredentialNotFoundError,
-    Vault,
-    VaultValidationError,
-)
+from lawsuit_tui.sandbox.vault import CredentialNotFoundError, VaultValidationError
 
-__all__ = ["loads_strict", "router"]
+__all__ = ["router"]
 
 
 # -- documented shapes -----------------------------------------------------------------------
@@ -135,53 +132,6 @@ router = APIRouter(prefix="/vault", tags=["vault"])
 VaultKey = Annotated[KeyConfig, Depends(require_key("vault"))]
 
 
-def _vault(request: Request) -> Vault:
-    return sandbox_state(request).vault
-
-
-_OUT_OF_RANGE = "a number in the body is out of range"
-_NOT_JSON = "the body is not valid JSON"
-# Integers beyond the range of a double: other JSON readers cannot hold them, and comparing
-# them with floats would overflow.
-_MAX_INT = 2**1023
-
-
-class _OutOfRange(ValueError):
-    pass
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _OutOfRange(_OUT_OF_RANGE)
-    return value
-
-
-def _bounded_int(text: str) -> int:
-    value = int(text)
-    if abs(value) >= _MAX_INT:
-        raise _OutOfRange(_OUT_OF_RANGE)
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def loads_strict(raw: bytes) -> Any:
-    """Parse a JSON body as RFC 8259 does, refusing NaN, Infinity and numbers beyond a double
-    (an echo of them could not be written back as JSON). ValueError with a message fit for
-    the answer otherwise."""
-    try:
-        return json.loads(
-            raw, parse_float=_finite, parse_int=_bounded_int, parse_constant=_no_constant
-        )
-    except _OutOfRange:
-        raise ValueError(_OUT_OF_RANGE) from None
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ValueError(_NOT_JSON) from None
-
-
 async def _read_json(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
@@ -211,7 +161,9 @@ def _bad_request(exc: VaultValidationError) -> ServiceError:
     responses=_ERRORS,
     openapi_extra=_json_body(_REGISTRATION_SCHEMA),
 )
-async def register_credentials(request: Request, key: VaultKey) -> list[dict[str, str]]:
+async def register_credentials(
+    request: Request, key: VaultKey, state: State
+) -> list[dict[str, str]]:
     body = await _read_json(request)
     if isinstance(body, dict):
         if "credentials" not in body:
@@ -221,7 +173,7 @@ async def register_credentials(request: Request, key: VaultKey) -> list[dict[str
         # A bare array of items is read as the credentials array.
         items = body
     try:
-        entries = _vault(request).register(items)
+        entries = state.vault.register(items)
     except VaultValidationError as exc:
         raise _bad_request(exc) from None
     return [entry.as_dict() for entry in entries]
@@ -239,11 +191,11 @@ async def register_credentials(request: Request, key: VaultKey) -> list[dict[str
     responses=_ERRORS,
 )
 async def list_credentials(
-    request: Request,
     key: VaultKey,
+    state: State,
     customer_key: Annotated[str | None, Query(description="default *", max_length=255)] = None,
 ) -> dict[str, list[dict[str, str]]]:
-    return _vault(request).listing_dict(customer_key)
+    return state.vault.listing_dict(customer_key)
 
 
 @router.delete(
@@ -257,7 +209,7 @@ async def list_credentials(
     responses={**_ERRORS, **error_responses(404)},
     openapi_extra=_json_body(_DELETION_SCHEMA, required=False),
 )
-async def delete_credential(request: Request, key: VaultKey) -> list[dict[str, str]]:
+async def delete_credential(request: Request, key: VaultKey, state: State) -> list[dict[str, str]]:
     if (await request.body()).strip():
         body = await _read_json(request)
         if not isinstance(body, dict):
@@ -266,7 +218,7 @@ async def delete_credential(request: Request, key: VaultKey) -> list[dict[str, s
         # Clients that cannot send a body on DELETE may use the query string.
         body = dict(request.query_params)
     try:
-        entries = _vault(request).delete(body.get("system_name"), body.get("customer_key"))
+        entries = state.vault.delete(body.get("system_name"), body.get("customer_key"))
     except VaultValidationError as exc:
         raise _bad_request(exc) from None
     except CredentialNotFoundError as exc:

@@ -20,7 +20,6 @@ N_REGULAR = 2200
 N_EXECUTIONS = 160
 N_INCIDENTS = 80
 BIG_STEPS = 10_000
-BIG_BODY = "1ª Vara de Falências e Recuperações Judiciais do Foro Central Cível"
 LARGE_STEPS = (4_200, 3_100, 2_400, 1_800, 1_500)
 BUSY_PERSON_SHARE = 0.12  # of regular lawsuits
 BUSY_LAWYER_SP_SHARE = 0.42  # of lawsuits in São Paulo
@@ -460,7 +459,7 @@ class IndexBuilder:
         city_idx = r.randrange(len(names.CITIES[state])) if r.random() < 0.55 else 0
         origin, body = origin_for(court, state, city_idx, r, klass_row[2], klass_row[0])
         if i == 0:
-            state, city_idx, origin, body = "SP", 0, "0100", BIG_BODY
+            state, city_idx, origin, body = "SP", 0, "0100", names.BIG_LAWSUIT_BODY
         if n_steps:
             dist = self.epoch - timedelta(days=r.uniform(8 * 365, 13 * 365))
         else:

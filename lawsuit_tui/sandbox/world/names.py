@@ -1,214 +1,89 @@
 """Portuguese raw material of the sandbox world: people, companies, places, classes, steps.
 
-Everything here is data. Codes follow the shape of the CNJ unified tables (TPU) so they look
-real, but the world is fiction: no name here points at a real person or case.
+The words are data, shipped in ``assets/sandbox/`` (people.json, companies.json, places.json,
+courts.json); this module reads them once, at import, and gives each list the shape the world's
+code reads: tuples (a JSON array), int keys where the code looks up by number. Codes follow
+the shape of the CNJ unified tables (TPU) so they look real, but the world is fiction: no name
+there points at a real person or case.
 """
 
 from __future__ import annotations
 
-MALE_FIRST = (
-    "José",
-    "João",
-    "Antônio",
-    "Francisco",
-    "Carlos",
-    "Paulo",
-    "Pedro",
-    "Lucas",
-    "Luiz",
-    "Marcos",
-    "Luís",
-    "Gabriel",
-    "Rafael",
-    "Daniel",
-    "Marcelo",
-    "Bruno",
-    "Eduardo",
-    "Felipe",
-    "Raimundo",
-    "Rodrigo",
-    "Manoel",
-    "Mateus",
-    "André",
-    "Fernando",
-    "Fábio",
-    "Leonardo",
-    "Gustavo",
-    "Guilherme",
-    "Leandro",
-    "Tiago",
-    "Anderson",
-    "Ricardo",
-    "Márcio",
-    "Jorge",
-    "Sebastião",
-    "Alexandre",
-    "Roberto",
-    "Edson",
-    "Diego",
-    "Vitor",
-    "Sérgio",
-    "Cláudio",
-    "Otávio",
-    "Heitor",
-    "Caio",
-    "Renato",
-    "Vinícius",
-    "Wellington",
-    "Joaquim",
-    "Benedito",
-)
-FEMALE_FIRST = (
-    "Maria",
-    "Ana",
-    "Francisca",
-    "Antônia",
-    "Adriana",
-    "Juliana",
-    "Márcia",
-    "Fernanda",
-    "Patrícia",
-    "Aline",
-    "Sandra",
-    "Camila",
-    "Amanda",
-    "Bruna",
-    "Jéssica",
-    "Letícia",
-    "Júlia",
-    "Luciana",
-    "Vanessa",
-    "Mariana",
-    "Gabriela",
-    "Vera",
-    "Vitória",
-    "Larissa",
-    "Cláudia",
-    "Beatriz",
-    "Rita",
-    "Luana",
-    "Sônia",
-    "Renata",
-    "Eliane",
-    "Josefa",
-    "Simone",
-    "Natália",
-    "Cristiane",
-    "Carla",
-    "Débora",
-    "Rosângela",
-    "Jaqueline",
-    "Rosana",
-    "Daniela",
-    "Helena",
-    "Lúcia",
-    "Tânia",
-    "Raquel",
-    "Conceição",
-    "Isabela",
-    "Regina",
-    "Tereza",
-    "Alice",
-)
-MIDDLE_MALE = ("Carlos", "Eduardo", "Henrique", "Luiz", "Augusto", "Roberto", "Antônio", "José")
-MIDDLE_FEMALE = (
-    "Aparecida",
-    "Cristina",
-    "Paula",
-    "Helena",
-    "Vitória",
-    "Fernanda",
-    "Clara",
-    "Beatriz",
-)
-SURNAMES = (
-    "Silva",
-    "Santos",
-    "Oliveira",
-    "Souza",
-    "Rodrigues",
-    "Ferreira",
-    "Alves",
-    "Pereira",
-    "Lima",
-    "Gomes",
-    "Costa",
-    "Ribeiro",
-    "Martins",
-    "Carvalho",
-    "Almeida",
-    "Lopes",
-    "Soares",
-    "Fernandes",
-    "Vieira",
-    "Barbosa",
-    "Rocha",
-    "Dias",
-    "Nascimento",
-    "Andrade",
-    "Moreira",
-    "Nunes",
-    "Marques",
-    "Machado",
-    "Mendes",
-    "Freitas",
-    "Cardoso",
-    "Ramos",
-    "Gonçalves",
-    "Santana",
-    "Teixeira",
-    "Araújo",
-    "Batista",
-    "Correia",
-    "Cavalcanti",
-    "Monteiro",
-    "Moura",
-    "Pinto",
-    "Campos",
-    "Rezende",
-    "Queiroz",
-    "Bezerra",
-    "Xavier",
-    "Prado",
-    "Fonseca",
-    "Guimarães",
-    "Macedo",
-    "Tavares",
-    "Brandão",
-    "Siqueira",
-    "Figueiredo",
-    "Albuquerque",
-    "Camargo",
-    "Medeiros",
-    "Pacheco",
-    "Vasconcelos",
-    "Amaral",
-    "Sampaio",
-    "Lacerda",
-    "Aguiar",
-)
-_PARTICLE_OF = {
-    "Silva": "da",
-    "Costa": "da",
-    "Rocha": "da",
-    "Fonseca": "da",
-    "Cunha": "da",
-    "Santos": "dos",
-    "Reis": "dos",
-    "Nascimento": "do",
-    "Prado": "do",
-    "Amaral": "do",
-    "Oliveira": "de",
-    "Souza": "de",
-    "Almeida": "de",
-    "Andrade": "de",
-    "Freitas": "de",
-    "Moura": "de",
-    "Carvalho": "de",
-    "Lima": "de",
-    "Araújo": "de",
-    "Macedo": "de",
-}
+from typing import Any
+
+from lawsuit_tui.assets_dir import read_asset_json
+
+__all__ = [
+    "BIG_COMPANIES",
+    "BIG_LAWSUIT_BODY",
+    "BUSY_LAWYER_NAME",
+    "BUSY_PERSON_NAME",
+    "CITIES",
+    "CLASSES",
+    "COMPANY_BUSINESS",
+    "COMPANY_SIZES",
+    "COMPANY_STEMS",
+    "COMPANY_SUFFIX",
+    "COURT_BODIES",
+    "EXECUTION_CLASS",
+    "FEMALE_FIRST",
+    "HOMONYMS",
+    "INCIDENT_CLASSES",
+    "LEGAL_NATURES",
+    "MALE_FIRST",
+    "MIDDLE_FEMALE",
+    "MIDDLE_MALE",
+    "NEIGHBOURHOODS",
+    "PRECATORY_CLASSES",
+    "PRECATORY_SUBJECTS",
+    "PROFESSIONS",
+    "PUBLIC_BODIES_FEDERAL",
+    "PUBLIC_NATURES",
+    "ROLES",
+    "SECOND_INSTANCE_CLASSES",
+    "STATE_BODY_BY_AREA",
+    "STATE_SYSTEMS",
+    "STREETS",
+    "SUBJECTS",
+    "SURNAMES",
+    "SYSTEMS_BY_SEGMENT",
+    "particle",
+    "tuples",
+]
+
+
+def tuples(value: Any) -> Any:
+    """``value`` with every JSON array made a tuple, as the world's code was written for."""
+    if isinstance(value, list):
+        return tuple(tuples(item) for item in value)
+    if isinstance(value, dict):
+        return {key: tuples(item) for key, item in value.items()}
+    return value
+
+
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = tuples(read_asset_json(f"sandbox/{name}"))
+    return data
+
+
+_PEOPLE = _load("people.json")
+_COMPANIES = _load("companies.json")
+_PLACES = _load("places.json")
+_COURTS = _load("courts.json")
+
+# -- people ---------------------------------------------------------------------------------
+MALE_FIRST: tuple[str, ...] = _PEOPLE["male_first"]
+FEMALE_FIRST: tuple[str, ...] = _PEOPLE["female_first"]
+MIDDLE_MALE: tuple[str, ...] = _PEOPLE["middle_male"]
+MIDDLE_FEMALE: tuple[str, ...] = _PEOPLE["middle_female"]
+SURNAMES: tuple[str, ...] = _PEOPLE["surnames"]
+_PARTICLE_OF: dict[str, str] = _PEOPLE["surname_particles"]
+PROFESSIONS: tuple[str, ...] = _PEOPLE["professions"]
+# Names several people share (a name search finds more than one: HOMONYM_AMBIGUOUS).
+HOMONYMS: tuple[str, ...] = _PEOPLE["homonyms"]
+# A party to many lawsuits, and a lawyer in many (the busy samples).
+BUSY_PERSON_NAME: str = _PEOPLE["busy_person"]
+BUSY_LAWYER_NAME: str = _PEOPLE["busy_lawyer"]
 
 
 def particle(surname: str) -> str | None:
@@ -217,510 +92,48 @@ def particle(surname: str) -> str | None:
     return _PARTICLE_OF.get(surname)
 
 
-PROFESSIONS = (
-    "Comerciante",
-    "Professor(a)",
-    "Motorista",
-    "Aposentado(a)",
-    "Servidor(a) público(a)",
-    "Enfermeiro(a)",
-    "Engenheiro(a)",
-    "Auxiliar administrativo",
-    "Vendedor(a)",
-    "Pedreiro",
-    "Agricultor(a)",
-    "Cozinheiro(a)",
-    "Do lar",
-    "Técnico(a) em eletrônica",
-    "Contador(a)",
-)
+# -- companies and public bodies ------------------------------------------------------------
+COMPANY_STEMS: tuple[str, ...] = _COMPANIES["stems"]
+# (business name, CNAE code, CNAE description)
+COMPANY_BUSINESS: tuple[tuple[str, str, str], ...] = _COMPANIES["business"]
+COMPANY_SUFFIX: tuple[str, ...] = _COMPANIES["suffixes"]
+# suffix -> (legal nature code, legal nature name)
+LEGAL_NATURES: dict[str, tuple[str, str]] = _COMPANIES["legal_natures"]
+COMPANY_SIZES: tuple[str, ...] = _COMPANIES["sizes"]
+# Big litigants: (name, legal nature code, legal nature name, (CNAE code, CNAE description))
+BIG_COMPANIES: tuple[tuple[str, str, str, tuple[str, str]], ...] = _COMPANIES["big_companies"]
+PUBLIC_BODIES_FEDERAL: tuple[str, ...] = _COMPANIES["public_bodies_federal"]
+# kind of public body -> (legal nature code, legal nature name)
+PUBLIC_NATURES: dict[str, tuple[str, str]] = _COMPANIES["public_natures"]
 
-COMPANY_STEMS = (
-    "Andrade",
-    "Horizonte",
-    "Planalto",
-    "Aurora",
-    "Cruzeiro",
-    "Serra Verde",
-    "Atlântico",
-    "Bandeirantes",
-    "Pioneira",
-    "Guanabara",
-    "Ipiranga",
-    "Tropical",
-    "Nordeste",
-    "Sul Minas",
-    "Paraná",
-    "Cerrado",
-    "Litoral",
-    "Vale do Sol",
-    "Boa Vista",
-    "Santa Luzia",
-    "Três Rios",
-    "Rio Claro",
-    "Alvorada",
-    "Itaí",
-    "Piratininga",
-    "Mantiqueira",
-    "Borborema",
-    "Capibaribe",
-    "Tapajós",
-    "Jequitibá",
-    "Ypê Dourado",
-    "Araucária",
-    "Pampa",
-    "Carioca",
-    "Marajó",
-)
-COMPANY_BUSINESS = (
-    ("Comércio de Alimentos", "4711-3/02", "Comércio varejista de mercadorias em geral"),
-    ("Transportes", "4930-2/02", "Transporte rodoviário de carga"),
-    ("Construtora", "4120-4/00", "Construção de edifícios"),
-    ("Indústria Têxtil", "1321-9/00", "Tecelagem de fios de algodão"),
-    ("Serviços Médicos", "8610-1/01", "Atividades de atendimento hospitalar"),
-    ("Tecnologia da Informação", "6201-5/01", "Desenvolvimento de programas de computador"),
-    ("Distribuidora de Bebidas", "4635-4/02", "Comércio atacadista de cerveja e chope"),
-    ("Incorporadora", "4110-7/00", "Incorporação de empreendimentos imobiliários"),
-    ("Agropecuária", "0151-2/01", "Criação de bovinos para corte"),
-    ("Comércio de Veículos", "4511-1/01", "Comércio a varejo de automóveis"),
-    ("Telecomunicações", "6110-8/01", "Serviços de telefonia fixa comutada"),
-    ("Educacional", "8531-7/00", "Educação superior - graduação"),
-    ("Segurança Patrimonial", "8011-1/01", "Atividades de vigilância e segurança privada"),
-    ("Farmácia", "4771-7/01", "Comércio varejista de produtos farmacêuticos"),
-    ("Metalúrgica", "2599-3/99", "Fabricação de outros produtos de metal"),
-)
-COMPANY_SUFFIX = ("Ltda.", "Ltda.", "Ltda.", "S.A.", "Eireli", "ME", "EPP")
-LEGAL_NATURES = {
-    "Ltda.": ("206-2", "Sociedade Empresária Limitada"),
-    "S.A.": ("205-4", "Sociedade Anônima Fechada"),
-    "Eireli": ("230-5", "Empresa Individual de Responsabilidade Limitada"),
-    "ME": ("213-5", "Empresário (Individual)"),
-    "EPP": ("206-2", "Sociedade Empresária Limitada"),
-}
-COMPANY_SIZES = ("ME", "EPP", "DEMAIS")
-
-# Big litigants: (name, legal nature code, legal nature name, activity)
-BIG_COMPANIES = (
-    (
-        "Banco Meridional do Brasil S.A.",
-        "204-6",
-        "Sociedade Anônima Aberta",
-        ("6422-1/00", "Bancos múltiplos, com carteira comercial"),
-    ),
-    (
-        "Telefônica Vale Verde S.A.",
-        "204-6",
-        "Sociedade Anônima Aberta",
-        ("6110-8/01", "Serviços de telefonia fixa comutada"),
-    ),
-    (
-        "Aurora Seguros Gerais S.A.",
-        "205-4",
-        "Sociedade Anônima Fechada",
-        ("6512-0/00", "Sociedades seguradoras de seguros não vida"),
-    ),
-    (
-        "Rede Supermercados Planalto Ltda.",
-        "206-2",
-        "Sociedade Empresária Limitada",
-        ("4711-3/01", "Comércio varejista de mercadorias em geral - hipermercados"),
-    ),
-    (
-        "Companhia Energética Cruzeiro do Sul",
-        "204-6",
-        "Sociedade Anônima Aberta",
-        ("3514-0/00", "Distribuição de energia elétrica"),
-    ),
-    (
-        "Viação Litoral Norte Ltda.",
-        "206-2",
-        "Sociedade Empresária Limitada",
-        ("4921-3/01", "Transporte rodoviário coletivo de passageiros"),
-    ),
-    (
-        "Saúde Integral Operadora de Planos Ltda.",
-        "206-2",
-        "Sociedade Empresária Limitada",
-        ("6550-2/00", "Planos de saúde"),
-    ),
-)
-
-# name templates of public bodies by state (UF is substituted)
-PUBLIC_BODIES_STATE = (
-    "Estado de {state_name}",
-    "Fazenda Pública do Estado de {state_name}",
-    "Ministério Público do Estado de {state_name}",
-    "Departamento Estadual de Trânsito de {state_name} - DETRAN/{uf}",
-)
-PUBLIC_BODIES_FEDERAL = (
-    "União Federal",
-    "Instituto Nacional do Seguro Social - INSS",
-    "Caixa Econômica Federal",
-    "Fazenda Nacional",
-    "Ministério Público Federal",
-    "Instituto Brasileiro do Meio Ambiente e dos Recursos Naturais Renováveis - IBAMA",
-)
-
+# -- places ---------------------------------------------------------------------------------
 # Cities by state: (city, state-court comarca code). The first one is the capital.
-CITIES: dict[str, tuple[tuple[str, int], ...]] = {
-    "AC": (("Rio Branco", 1), ("Cruzeiro do Sul", 2), ("Sena Madureira", 11)),
-    "AL": (("Maceió", 1), ("Arapiraca", 58), ("Palmeira dos Índios", 26)),
-    "AP": (("Macapá", 1), ("Santana", 2), ("Laranjal do Jari", 8)),
-    "AM": (("Manaus", 1), ("Parintins", 25), ("Itacoatiara", 15)),
-    "BA": (
-        ("Salvador", 1),
-        ("Feira de Santana", 80),
-        ("Vitória da Conquista", 274),
-        ("Ilhéus", 138),
-    ),
-    "CE": (("Fortaleza", 1), ("Juazeiro do Norte", 112), ("Sobral", 167)),
-    "DF": (("Brasília", 1), ("Taguatinga", 7), ("Ceilândia", 3)),
-    "ES": (("Vitória", 24), ("Vila Velha", 35), ("Serra", 48), ("Cachoeiro de Itapemirim", 11)),
-    "GO": (("Goiânia", 51), ("Anápolis", 6), ("Aparecida de Goiânia", 12), ("Rio Verde", 137)),
-    "MA": (("São Luís", 1), ("Imperatriz", 40), ("Caxias", 29)),
-    "MT": (("Cuiabá", 41), ("Várzea Grande", 2), ("Rondonópolis", 3), ("Sinop", 15)),
-    "MS": (("Campo Grande", 1), ("Dourados", 2), ("Três Lagoas", 21)),
-    "MG": (
-        ("Belo Horizonte", 24),
-        ("Uberlândia", 702),
-        ("Contagem", 79),
-        ("Juiz de Fora", 145),
-        ("Montes Claros", 433),
-    ),
-    "PA": (("Belém", 301), ("Ananindeua", 6), ("Santarém", 51), ("Marabá", 28)),
-    "PB": (("João Pessoa", 2001), ("Campina Grande", 1), ("Patos", 251)),
-    "PR": (
-        ("Curitiba", 1),
-        ("Londrina", 14),
-        ("Maringá", 17),
-        ("Cascavel", 21),
-        ("Ponta Grossa", 19),
-    ),
-    "PE": (("Recife", 1), ("Jaboatão dos Guararapes", 810), ("Olinda", 990), ("Caruaru", 480)),
-    "PI": (("Teresina", 1), ("Parnaíba", 31), ("Picos", 32)),
-    "RJ": (
-        ("Rio de Janeiro", 1),
-        ("Niterói", 2),
-        ("Duque de Caxias", 21),
-        ("Nova Iguaçu", 38),
-        ("Campos dos Goytacazes", 14),
-    ),
-    "RN": (("Natal", 1), ("Mossoró", 106), ("Parnamirim", 124)),
-    "RS": (
-        ("Porto Alegre", 1),
-        ("Caxias do Sul", 10),
-        ("Pelotas", 22),
-        ("Santa Maria", 27),
-        ("Canoas", 8),
-    ),
-    "RO": (("Porto Velho", 1), ("Ji-Paraná", 5), ("Ariquemes", 2)),
-    "RR": (("Boa Vista", 10), ("Caracaraí", 20), ("Rorainópolis", 47)),
-    "SC": (("Florianópolis", 23), ("Joinville", 38), ("Blumenau", 8), ("Chapecó", 18)),
-    "SE": (("Aracaju", 1), ("Nossa Senhora do Socorro", 84), ("Itabaiana", 25)),
-    "SP": (
-        ("São Paulo", 100),
-        ("Campinas", 114),
-        ("Santos", 562),
-        ("Ribeirão Preto", 506),
-        ("São José dos Campos", 577),
-        ("Sorocaba", 602),
-        ("Guarulhos", 224),
-        ("Santo André", 554),
-        ("Osasco", 405),
-        ("São Bernardo do Campo", 564),
-        ("Bauru", 71),
-        ("Piracicaba", 451),
-    ),
-    "TO": (("Palmas", 1), ("Araguaína", 2), ("Gurupi", 22)),
-}
+CITIES: dict[str, tuple[tuple[str, int], ...]] = _PLACES["cities"]
+STREETS: tuple[str, ...] = _PLACES["streets"]
+NEIGHBOURHOODS: tuple[str, ...] = _PLACES["neighbourhoods"]
 
-STREETS = (
-    "Rua das Flores",
-    "Avenida Brasil",
-    "Rua XV de Novembro",
-    "Rua Sete de Setembro",
-    "Avenida Getúlio Vargas",
-    "Rua Tiradentes",
-    "Rua Dom Pedro II",
-    "Avenida Paulista",
-    "Rua Barão do Rio Branco",
-    "Rua São José",
-    "Avenida Santos Dumont",
-    "Rua da Consolação",
-    "Travessa Santa Rita",
-    "Rua Marechal Deodoro",
-    "Avenida Presidente Vargas",
-)
-NEIGHBOURHOODS = (
-    "Centro",
-    "Jardim América",
-    "Vila Nova",
-    "Boa Vista",
-    "Santa Cecília",
-    "Bela Vista",
-    "Jardim Europa",
-    "São Francisco",
-    "Vila Mariana",
-    "Cidade Nova",
-    "Parque das Nações",
-)
-
-# Segment "area" (area of law) per justice segment.
-# Classes: (code, name, area, kind). kind chooses roles and step vocabulary.
-#   civil, fiscal, labour, criminal, electoral, administrative, appeal, precatory, execution
-CLASSES: dict[str, tuple[tuple[int, str, str, str], ...]] = {
-    "state": (
-        (7, "Procedimento Comum Cível", "Cível", "civil"),
-        (436, "Procedimento do Juizado Especial Cível", "Cível", "civil"),
-        (159, "Execução de Título Extrajudicial", "Cível", "civil"),
-        (40, "Monitória", "Cível", "civil"),
-        (1116, "Execução Fiscal", "Fazenda Pública", "fiscal"),
-        (81, "Busca e Apreensão em Alienação Fiduciária", "Cível", "civil"),
-        (93, "Despejo por Falta de Pagamento", "Cível", "civil"),
-        (120, "Mandado de Segurança Cível", "Fazenda Pública", "civil"),
-        (283, "Ação Penal - Procedimento Ordinário", "Criminal", "criminal"),
-        (69, "Alimentos - Lei Especial Nº 5.478/68", "Família", "civil"),
-        (12246, "Divórcio Litigioso", "Família", "civil"),
-        (129, "Recuperação Judicial", "Empresarial", "civil"),
-        (37, "Embargos de Terceiro Cível", "Cível", "civil"),
-    ),
-    "federal": (
-        (7, "Procedimento Comum Cível", "Previdenciária", "civil"),
-        (436, "Procedimento do Juizado Especial Cível", "Previdenciária", "civil"),
-        (1116, "Execução Fiscal", "Tributária", "fiscal"),
-        (120, "Mandado de Segurança Cível", "Tributária", "civil"),
-        (283, "Ação Penal - Procedimento Ordinário", "Criminal", "criminal"),
-        (65, "Ação Civil Pública", "Ambiental", "civil"),
-    ),
-    "labour": (
-        (985, "Reclamação Trabalhista", "Trabalhista", "labour"),
-        (1125, "Ação Trabalhista - Rito Sumaríssimo", "Trabalhista", "labour"),
-        (980, "Ação de Consignação em Pagamento", "Trabalhista", "labour"),
-        (986, "Ação Civil Pública Cível", "Trabalhista", "labour"),
-    ),
-    "electoral": (
-        (11532, "Registro de Candidatura", "Eleitoral", "electoral"),
-        (11541, "Representação", "Eleitoral", "electoral"),
-        (11527, "Ação de Investigação Judicial Eleitoral", "Eleitoral", "electoral"),
-        (12193, "Prestação de Contas Eleitorais", "Eleitoral", "electoral"),
-    ),
-    "military": (
-        (10943, "Ação Penal Militar - Procedimento Ordinário", "Militar", "criminal"),
-        (10944, "Inquérito Policial Militar", "Militar", "criminal"),
-        (1710, "Conselho de Justificação", "Militar", "administrative"),
-    ),
-    "supreme": (
-        (11881, "Recurso Extraordinário com Agravo", "Constitucional", "appeal"),
-        (307, "Habeas Corpus Criminal", "Criminal", "criminal"),
-        (95, "Ação Direta de Inconstitucionalidade", "Constitucional", "administrative"),
-        (1692, "Reclamação", "Constitucional", "appeal"),
-    ),
-    "superior": (
-        (1032, "Recurso Especial", "Cível", "appeal"),
-        (11881, "Agravo em Recurso Especial", "Cível", "appeal"),
-        (307, "Habeas Corpus Criminal", "Criminal", "criminal"),
-        (120, "Mandado de Segurança Cível", "Administrativa", "civil"),
-    ),
-    "labour_superior": (
-        (1008, "Recurso de Revista", "Trabalhista", "appeal"),
-        (1002, "Agravo de Instrumento em Recurso de Revista", "Trabalhista", "appeal"),
-    ),
-    "council": (
-        (1199, "Pedido de Providências", "Administrativa", "administrative"),
-        (1298, "Reclamação Disciplinar", "Administrativa", "administrative"),
-        (1299, "Procedimento de Controle Administrativo", "Administrativa", "administrative"),
-    ),
-}
-SECOND_INSTANCE_CLASSES: dict[str, tuple[int, str]] = {
-    "civil": (198, "Apelação Cível"),
-    "fiscal": (1728, "Apelação / Remessa Necessária"),
-    "criminal": (417, "Apelação Criminal"),
-    "labour": (1009, "Recurso Ordinário Trabalhista"),
-    "electoral": (11550, "Recurso Eleitoral"),
-    "administrative": (1208, "Recurso Administrativo"),
-    "jec": (460, "Recurso Inominado Cível"),
-    "precatory": (202, "Agravo de Instrumento"),
-    "execution": (202, "Agravo de Instrumento"),
-}
-PRECATORY_CLASSES = ((1265, "Precatório"), (1266, "Requisição de Pequeno Valor"))
-EXECUTION_CLASS = (12078, "Cumprimento de Sentença contra a Fazenda Pública")
-INCIDENT_CLASSES = (
-    (156, "Cumprimento de Sentença"),
-    (172, "Embargos à Execução"),
-    (1894, "Incidente de Desconsideração de Personalidade Jurídica"),
-)
-
-SUBJECTS: dict[str, tuple[tuple[int, str], ...]] = {
-    "Cível": (
-        (10433, "Indenização por Dano Moral"),
-        (10439, "Indenização por Dano Material"),
-        (7771, "Rescisão do contrato e devolução do dinheiro"),
-        (7691, "Inadimplemento"),
-        (9607, "Contratos Bancários"),
-        (6233, "Planos de Saúde"),
-        (7752, "Cobrança de Aluguéis - Sem despejo"),
-        (4960, "Cheque"),
-        (7780, "Práticas Abusivas"),
-        (11806, "Compra e Venda"),
-    ),
-    "Família": ((5779, "Alimentos"), (5808, "Guarda"), (7664, "Dissolução"), (5794, "Partilha")),
-    "Fazenda Pública": (
-        (5952, "IPTU/ Imposto Predial e Territorial Urbano"),
-        (5946, "ICMS/ Imposto sobre Circulação de Mercadorias"),
-        (10028, "Taxa de Licença para Funcionamento"),
-        (11884, "Fornecimento de Medicamentos"),
-    ),
-    "Tributária": (
-        (6029, "Contribuições Previdenciárias"),
-        (5959, "IRPJ/Imposto de Renda de Pessoa Jurídica"),
-        (6040, "PIS"),
-        (6043, "COFINS"),
-    ),
-    "Previdenciária": (
-        (6096, "Aposentadoria por Invalidez"),
-        (6101, "Auxílio-Doença Previdenciário"),
-        (6118, "Aposentadoria por Tempo de Contribuição (Art. 55/6)"),
-        (11946, "Benefício Assistencial (Art. 203,V CF/88)"),
-        (6114, "Pensão por Morte (Art. 74/9)"),
-    ),
-    "Trabalhista": (
-        (2086, "Horas Extras"),
-        (2546, "Verbas Rescisórias"),
-        (1666, "Adicional de Insalubridade"),
-        (2029, "FGTS"),
-        (1855, "Indenização por Dano Moral"),
-        (2583, "Reconhecimento de Relação de Emprego"),
-    ),
-    "Criminal": (
-        (3415, "Furto"),
-        (3419, "Roubo"),
-        (3608, "Tráfico de Drogas e Condutas Afins"),
-        (3372, "Homicídio Simples"),
-        (5897, "Estelionato"),
-    ),
-    "Eleitoral": (
-        (11583, "Abuso - De Poder Econômico"),
-        (11620, "Cargo - Vereador"),
-        (11638, "Propaganda Política - Propaganda Eleitoral - Internet"),
-        (12021, "Prestação de Contas - De Candidato"),
-    ),
-    "Militar": ((10986, "Deserção"), (10971, "Peculato"), (10988, "Abandono de Posto")),
-    "Constitucional": (
-        (10912, "Direito Processual Civil e do Trabalho"),
-        (10645, "Controle de Constitucionalidade"),
-        (10217, "Garantias Constitucionais"),
-    ),
-    "Administrativa": (
-        (10219, "Servidor Público Civil"),
-        (10218, "Processo Administrativo Disciplinar"),
-        (11781, "Atos Administrativos"),
-    ),
-    "Ambiental": ((10110, "Dano Ambiental"), (10111, "Flora")),
-    "Empresarial": ((4993, "Recuperação judicial e Falência"), (4949, "Administração Judicial")),
-}
-PRECATORY_SUBJECTS = (
-    (10672, "Precatório"),
-    (10673, "Requisição de Pequeno Valor"),
-    (10674, "Ordem Cronológica"),
-)
-
-ROLES: dict[str, tuple[str, str]] = {
-    "civil": ("AUTOR", "RÉU"),
-    "jec": ("REQUERENTE", "REQUERIDO"),
-    "fiscal": ("EXEQUENTE", "EXECUTADO"),
-    "labour": ("RECLAMANTE", "RECLAMADO"),
-    "criminal": ("AUTOR", "ACUSADO"),
-    "electoral": ("REPRESENTANTE", "REPRESENTADO"),
-    "administrative": ("REQUERENTE", "REQUERIDO"),
-    "appeal": ("RECORRENTE", "RECORRIDO"),
-    "precatory": ("CREDOR", "DEVEDOR"),
-    "execution": ("EXEQUENTE", "EXECUTADO"),
-    "second": ("APELANTE", "APELADO"),
-}
-
-JUDGE_TITLES = (
-    "Juiz(a) de Direito",
-    "Juiz(a) Federal",
-    "Juiz(a) do Trabalho",
-    "Desembargador(a)",
-    "Ministro(a)",
-)
-
-COURT_BODIES: dict[str, tuple[str, ...]] = {
-    "state": (
-        "{n}ª Vara Cível",
-        "{n}ª Vara da Fazenda Pública",
-        "{n}ª Vara Criminal",
-        "{n}ª Vara de Família e Sucessões",
-        "Vara do Juizado Especial Cível",
-        "Vara das Execuções Fiscais",
-        "{n}ª Vara Empresarial",
-    ),
-    "federal": (
-        "{n}ª Vara Federal",
-        "{n}ª Vara Federal Previdenciária",
-        "{n}ª Vara de Execuções Fiscais",
-        "Juizado Especial Federal Cível",
-    ),
-    "labour": ("{n}ª Vara do Trabalho",),
-    "electoral": ("{n}ª Zona Eleitoral",),
-    "military": ("{n}ª Auditoria",),
-    "second": (
-        "{n}ª Câmara de Direito Privado",
-        "{n}ª Câmara de Direito Público",
-        "{n}ª Turma",
-        "{n}ª Câmara Criminal",
-    ),
-    "top": (
-        "Primeira Turma",
-        "Segunda Turma",
-        "Terceira Turma",
-        "Corte Especial",
-        "Tribunal Pleno",
-        "Plenário",
-    ),
-}
-
+# -- courts ---------------------------------------------------------------------------------
+# Classes per justice segment: (code, name, area of law, kind). kind chooses roles and step
+# vocabulary: civil, fiscal, labour, criminal, electoral, administrative, appeal, precatory,
+# execution.
+CLASSES: dict[str, tuple[tuple[int, str, str, str], ...]] = _COURTS["classes"]
+# kind (or "jec") -> (code, name) of the appeal's class
+SECOND_INSTANCE_CLASSES: dict[str, tuple[int, str]] = _COURTS["second_instance_classes"]
+PRECATORY_CLASSES: tuple[tuple[int, str], ...] = _COURTS["precatory_classes"]
+EXECUTION_CLASS: tuple[int, str] = _COURTS["execution_class"]
+INCIDENT_CLASSES: tuple[tuple[int, str], ...] = _COURTS["incident_classes"]
+# area of law -> (code, name) of its subjects
+SUBJECTS: dict[str, tuple[tuple[int, str], ...]] = _COURTS["subjects"]
+PRECATORY_SUBJECTS: tuple[tuple[int, str], ...] = _COURTS["precatory_subjects"]
+# kind -> (active pole's role, passive pole's role)
+ROLES: dict[str, tuple[str, str]] = _COURTS["roles"]
+# Court bodies by kind of court ({n} is the body's number).
+COURT_BODIES: dict[str, tuple[str, ...]] = _COURTS["court_bodies"]
+# Where the biggest lawsuit of the world (10,000 steps) runs.
+BIG_LAWSUIT_BODY: str = _COURTS["big_lawsuit_body"]
+STATE_BODY_BY_AREA: dict[str, str] = _COURTS["state_body_by_area"]
 # Systems (court portals) by segment; the vault registers the instances of one court together.
 SYSTEMS_BY_SEGMENT: dict[int, str] = {
-    1: "Portal STF",
-    2: "PJe",
-    3: "Portal STJ",
-    4: "PJe",
-    5: "PJe",
-    6: "PJe",
-    7: "e-Proc",
-    8: "PJe",
-    9: "e-Proc",
+    int(segment): system for segment, system in _COURTS["systems_by_segment"].items()
 }
-STATE_SYSTEMS: dict[str, str] = {
-    "SP": "ESAJ",
-    "AC": "ESAJ",
-    "AL": "ESAJ",
-    "AM": "ESAJ",
-    "MS": "ESAJ",
-    "SC": "EPROC",
-    "RS": "EPROC",
-    "TO": "EPROC",
-    "RJ": "PJe",
-    "MG": "PJe",
-    "PR": "PROJUDI",
-    "GO": "PROJUDI",
-}
-
-STATE_BODY_BY_AREA = {
-    "Família": "{n}ª Vara de Família e Sucessões",
-    "Criminal": "{n}ª Vara Criminal",
-    "Fazenda Pública": "{n}ª Vara da Fazenda Pública",
-    "Empresarial": "{n}ª Vara Empresarial",
-    "Cível": "{n}ª Vara Cível",
-}
-
-PHASES = {
-    "start": "Inicial",
-    "knowledge": "Conhecimento",
-    "sentence": "Sentença",
-    "appeal": "Recursal",
-    "execution": "Execução",
-    "archived": "Arquivado",
-}
+STATE_SYSTEMS: dict[str, str] = _COURTS["state_systems"]

@@ -25,22 +25,10 @@ BANK_BRANCHES = 40
 LAWYERS_PER_STATE = {"SP": 60, "RJ": 25, "MG": 25, "RS": 15, "PR": 15, "BA": 10, "PE": 10}
 DEFAULT_LAWYERS = 6
 
-HOMONYMS = (
-    "Maria Aparecida da Silva",
-    "José Carlos dos Santos",
-    "Ana Paula de Oliveira",
-    "Antônio Pereira Lima",
-)
-BUSY_PERSON_NAME = "Osvaldo Queiroz Brandão"
-BUSY_LAWYER_NAME = "Heloísa Vasconcelos Amaral"
-
-_PUBLIC_NATURES = {
-    "federal": ("101-5", "Órgão Público do Poder Executivo Federal"),
-    "autarchy": ("110-4", "Autarquia Federal"),
-    "state": ("102-3", "Órgão Público do Poder Executivo Estadual ou do Distrito Federal"),
-    "municipal": ("103-1", "Órgão Público do Poder Executivo Municipal"),
-    "public_company": ("201-1", "Empresa Pública"),
-}
+HOMONYMS = names.HOMONYMS
+BUSY_PERSON_NAME = names.BUSY_PERSON_NAME
+BUSY_LAWYER_NAME = names.BUSY_LAWYER_NAME
+_PUBLIC_NATURES = names.PUBLIC_NATURES
 
 
 @dataclass(slots=True)

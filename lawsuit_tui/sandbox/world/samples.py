@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any, Protocol
 
+from lawsuit_tui.sandbox.world.lawsuits import LawsuitRec
+from lawsuit_tui.sandbox.world.people import Population
 from lawsuit_tui.sandbox.world.systems import DOWN_COURTS, RATE_LIMITED_COURTS
 
-if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.world.lawsuits import LawsuitRec
-    from lawsuit_tui.sandbox.world.world import World
+
+class SampleSource(Protocol):
+    """What the samples are picked from: the world (which calls :func:`build_samples`)."""
+
+    pop: Population
+    epoch: datetime
+
+    def records(self) -> list[LawsuitRec]: ...
+
+    def find(self, search_type: str, key: str) -> list[tuple[str, int]]: ...
+
+    def court_system(self, code: str, instance: int) -> str: ...
+
+    def absent_keys(self) -> dict[str, str]: ...
 
 
-def _plain(world: World, rec: LawsuitRec) -> bool:
+def _plain(rec: LawsuitRec) -> bool:
     """An ordinary lawsuit: public, court up, captured, a handful of steps."""
     return (
         rec.secrecy == 0
@@ -22,11 +36,11 @@ def _plain(world: World, rec: LawsuitRec) -> bool:
     )
 
 
-def build_samples(world: World) -> dict[str, Any]:
+def build_samples(world: SampleSource) -> dict[str, Any]:
     recs = world.records()
     pop = world.pop
     epoch = world.epoch
-    plain = [r for r in recs if _plain(world, r)]
+    plain = [r for r in recs if _plain(r)]
     two = next(r for r in plain if len(r.instances) == 2)
     moving = next(r for r in plain if r.instances[-1].period_hours > 0 and len(r.instances) == 1)
     archived = next(r for r in plain if r.instances[-1].archived)

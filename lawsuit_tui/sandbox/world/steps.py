@@ -277,16 +277,6 @@ def generate_history(ctx: StepContext) -> History:
     plan = _milestone_plan(ctx, r, n)
     pool = _filler_pool(ctx)
     h = History(times=times)
-    phase_of = {
-        "distribution": "Conhecimento" if inst.instance == 1 else "Recursal",
-        "sentence": "Sentença",
-        "judgement": "Julgamento",
-        "appeal": "Recursal",
-        "final": "Trânsito em julgado",
-        "archived": "Arquivado",
-    }
-    if ctx.rec.kind in ("precatory", "execution", "fiscal"):
-        phase_of["distribution"] = "Execução"
     for i, ts in enumerate(times):
         when = datetime.fromtimestamp(ts, inst.distribution.tzinfo)
         what = plan.get(i)
@@ -303,12 +293,32 @@ def generate_history(ctx: StepContext) -> History:
             step_type, content, att = _milestone(ctx, r, what, when)
             step = _step(ctx, "h", i, when, step_type, content)
             _record_milestone(h, r, what, i, step, ctx)
-            if what in phase_of:
-                h.phases.append((i, phase_of[what]))
+            phase = _phase_opened(ctx, what)
+            if phase is not None:
+                h.phases.append((i, phase))
         if att is not None:
             h.attachments.append((i, _attach(ctx, r, step, "h", i, when, att[0], att[1])))
         h.steps.append(step)
     return h
+
+
+def _phase_opened(ctx: StepContext, what: str) -> str | None:
+    """The phase the milestone ``what`` opens, if it opens one."""
+    if what == "distribution":
+        if ctx.rec.kind in ("precatory", "execution", "fiscal"):
+            what = "distribution_execution"
+        elif ctx.inst.instance > 1:
+            what = "distribution_appeal"
+    return texts.MILESTONE_PHASES.get(what)
+
+
+def _made(name: str, **fields: str) -> tuple[str, str, tuple[str, str] | None]:
+    """The milestone ``name`` filled in: (step type, content, (attachment type, text) or None)."""
+    milestone = texts.MILESTONES[name]
+    attachment = None
+    if milestone.attachment_type:
+        attachment = (milestone.attachment_type, milestone.attachment_text.format(**fields))
+    return milestone.step_type, milestone.content.format(**fields), attachment
 
 
 def _milestone(
@@ -317,77 +327,35 @@ def _milestone(
     inst = ctx.inst
     if what == "distribution":
         if inst.instance > 1:
-            return (
-                "Distribuição",
-                f"Distribuído por sorteio à {inst.body} - Relator(a): {inst.judge}",
-                None,
-            )
+            return _made("distribution_appeal", body=inst.body, judge=inst.judge)
         how = "prevenção" if ctx.rec.main else "sorteio"
-        return (
-            "Distribuição",
-            f"Distribuído por {how} para {inst.body}",
-            ("Petição Inicial", petition_text(ctx, r, when)),
-        )
-    if what == "first_order":
-        return ("Conclusão", "Conclusos para despacho inicial", None)
+        return _made("distribution", how=how, body=inst.body, petition=petition_text(ctx, r, when))
     if what == "citation":
         kind = ctx.rec.kind
         if kind == "labour":
-            return (
-                "Notificação",
-                "Notificação expedida à reclamada - audiência inicial designada",
-                None,
-            )
+            return _made("citation_labour")
         if kind == "criminal":
-            return (
-                "Decisão",
-                "Recebida a denúncia. Cite-se o acusado para resposta à "
-                "acusação no prazo de 10 dias.",
-                ("Decisão", "Recebimento da denúncia"),
-            )
+            return _made("citation_criminal")
         if kind in ("fiscal", "execution"):
-            return ("Mandado", "Expedição de mandado de citação, penhora e avaliação", None)
-        return ("Mandado", "Expedição de mandado de citação", None)
-    if what == "custody":
-        return (
-            "Decisão",
-            "Decretada a prisão preventiva do acusado - expedido mandado de prisão (BNMP)",
-            ("Decisão", "Decreto de prisão preventiva"),
-        )
+            return _made("citation_execution")
+        return _made("citation")
     if what == "sentence":
         kind, verdict = r.choice(texts.SENTENCE_TYPES)
         text = sentence_text(ctx, r, when, verdict)
-        return ("Sentença", f"Sentença proferida - {kind}: {verdict}.", ("Sentença", text))
+        return _made("sentence", kind=kind, verdict=verdict, sentence=text)
     if what == "judgement":
         result = r.choice(texts.APPEAL_RESULTS)
-        return (
-            "Acórdão",
-            f"Julgado - {result}. Acórdão registrado e publicado.",
-            (
-                "Acórdão",
-                f"ACÓRDÃO\n\nVistos, relatados e discutidos estes autos, "
-                f"acordam os integrantes da {inst.body} em dar {result.lower()} ao recurso, "
-                f"nos termos do voto do(a) Relator(a).\n\n{inst.judge}",
-            ),
+        judgement = texts.JUDGEMENT_TEXT.format(
+            body=inst.body, result_lower=result.lower(), judge=inst.judge
         )
-    if what == "publication":
-        return (
-            "Publicação",
-            f"Publicado no DJe em {_br_date(when)} - "
-            "Disponibilizada a sentença no Diário da Justiça Eletrônico",
-            None,
-        )
+        return _made("judgement", result=result, judgement=judgement)
     if what == "appeal":
-        return (
-            "Petição",
-            "Juntada de Petição de Apelação - recurso interposto tempestivamente",
-            ("Petição", petition_text(ctx, r, when)),
-        )
-    if what == "remittal":
-        return ("Remessa", "Remetidos os autos ao Tribunal para processamento do recurso", None)
-    if what == "final":
-        return ("Trânsito em julgado", f"Certidão de trânsito em julgado em {_br_date(when)}", None)
-    return ("Arquivamento", "Arquivado definitivamente - baixa na distribuição", None)
+        return _made("appeal", petition=petition_text(ctx, r, when))
+    if what in ("publication", "final"):
+        return _made(what, date=_br_date(when))
+    if what in ("first_order", "custody", "remittal"):
+        return _made(what)
+    return _made("archived")
 
 
 def _record_milestone(

@@ -1,4 +1,4 @@
-"""What the headless commands share: running a use case, reporting progress and failures.
+"""What every headless command writes: exit codes, the one-line error, progress on stderr.
 
 Exit codes (issue 4): 0 done; 1 the service said no (one clear line on standard error);
 2 bad usage or input (one line, before any call).
@@ -6,43 +6,32 @@ Exit codes (issue 4): 0 done; 1 the service said no (one clear line on standard 
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from pydantic import ValidationError
 
-from lawsuit_tui.api.errors import ApiError
 from lawsuit_tui.domain.bodies import validation_messages
 from lawsuit_tui.domain.identifiers import InvalidSearchKey
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.results import Progress
-from lawsuit_tui.store import CacheError
-
-if TYPE_CHECKING:
-    from lawsuit_tui.config import Settings
-    from lawsuit_tui.services.context import ServiceContext
 
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_OK",
     "EXIT_REFUSED",
-    "BadInput",
+    "PROG",
     "ProgressPrinter",
+    "bad_input_message",
     "error_line",
-    "run_with_context",
 ]
 
 PROG = "lawsuit-tui"
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_BAD_INPUT = 2
-
-
-class BadInput(Exception):
-    """Input that cannot be sent; ``str(exc)`` is the one line shown."""
 
 
 def error_line(message: str, stream: TextIO | None = None) -> None:
@@ -56,38 +45,6 @@ def bad_input_message(exc: BaseException) -> str:
     if isinstance(exc, InvalidSearchKey):
         return exc.message
     return str(exc)
-
-
-def run_with_context(
-    settings: Settings,
-    use_case: Callable[[ServiceContext], Awaitable[int]],
-    *,
-    read_only: bool = False,
-) -> int:
-    """Open a context, run ``use_case`` in it, close it; map failures to exit codes."""
-
-    async def main() -> int:
-        from lawsuit_tui.services.context import ServiceContext
-
-        ctx = await ServiceContext.open(settings, read_only=read_only)
-        try:
-            if ctx.status.cache_message:
-                error_line(ctx.status.cache_message)
-            return await use_case(ctx)
-        finally:
-            await ctx.aclose()
-
-    try:
-        return asyncio.run(main())
-    except (BadInput, InvalidSearchKey, ValidationError) as exc:
-        error_line(bad_input_message(exc))
-        return EXIT_BAD_INPUT
-    except ApiError as exc:
-        error_line(str(exc))
-        return EXIT_REFUSED
-    except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
-        return EXIT_REFUSED
 
 
 class ProgressPrinter:

@@ -9,54 +9,28 @@ request then completes (``request_completed``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from lawsuit_tui.sandbox.clock import Event, iso
-from lawsuit_tui.sandbox.engine import (
+from lawsuit_tui.sandbox.clock import iso
+from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
+from lawsuit_tui.sandbox.lawsuit_filters import fold
+from lawsuit_tui.sandbox.records import RequestEntry, Result, TrackingEntry
+from lawsuit_tui.sandbox.request_engine import RequestEngine
+from lawsuit_tui.sandbox.schemas import CreateRequestIn, TrackingIn, TrackingPatchIn
+from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
-    RequestEntry,
-    Result,
     application_error,
     normalize_search_key,
     response_types_for,
 )
-from lawsuit_tui.sandbox.errors import ServiceError
-from lawsuit_tui.sandbox.lawsuit_filters import fold
-from lawsuit_tui.sandbox.schemas import CreateRequestIn, SearchIn, TrackingIn, TrackingPatchIn
+from lawsuit_tui.sandbox.state import SandboxState
 
-if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.auth import KeyConfig
-    from lawsuit_tui.sandbox.state import SandboxState
-
-__all__ = ["TrackingEngine", "TrackingEntry"]
+__all__ = ["TrackingEngine"]
 
 DAY = timedelta(days=1)
 ACTIVE = ("created", "updating", "updated")
-
-
-@dataclass
-class TrackingEntry:
-    record: dict[str, Any]
-    config: KeyConfig
-    search: SearchIn
-    baseline: datetime
-    known: set[tuple[str, int]] = field(default_factory=set)
-    last_run: datetime | None = None
-    next_event: Event | None = None
-
-    @property
-    def key(self) -> str:
-        return self.config.key
-
-    @property
-    def tracking_id(self) -> str:
-        return str(self.record["tracking_id"])
-
-    @property
-    def status(self) -> str:
-        return str(self.record["status"])
 
 
 def _plan_type(search_type: str, fixed_time: bool) -> str:
@@ -66,8 +40,12 @@ def _plan_type(search_type: str, fixed_time: bool) -> str:
 
 
 class TrackingEngine:
+    """Keeps nothing of its own (every tracking lives in the state); runs go through
+    ``requests``, the request engine over the same state."""
+
     def __init__(self, state: SandboxState) -> None:
         self.state = state
+        self.requests = RequestEngine(state)
 
     # ----------------------------------------------------------------- commands
 
@@ -146,7 +124,7 @@ class TrackingEngine:
         )
         state.trackings[entry.tracking_id] = entry
         self._schedule(entry)
-        state.spawn(self._refresh_counts(entry, now))
+        state.background.spawn(self._refresh_counts(entry, now))
         return entry
 
     async def _refresh_counts(self, entry: TrackingEntry, at: datetime) -> None:
@@ -248,8 +226,7 @@ class TrackingEngine:
         entry.next_event = None
         if entry.status not in ACTIVE:
             return
-        state = self.state
-        engine = state.engine
+        engine = self.requests
         entry.record.update(status="updating", updating_at=iso(at), updated_at=iso(at))
         body = CreateRequestIn(
             search=entry.search,
@@ -273,7 +250,7 @@ class TrackingEngine:
 
     def _results(self, entry: TrackingEntry, run: RequestEntry, at: datetime) -> list[Result]:
         world = self.state.world
-        engine = self.state.engine
+        engine = self.requests
         search = entry.search
         results: list[Result] = []
         if search.search_type in LAWSUIT_SEARCHES:

@@ -4,155 +4,41 @@ A request is created ``pending``; ~0.2 s later it is ``started`` and the stored 
 and not ``on_demand``) is delivered as a cached response; ~1.5 s after creation the court's
 answer is delivered when it differs from the stored copy (or there was none); at ~2 s the
 request is ``completed`` (D15). Court failures are ``application_error`` responses (D19).
+
+The engine keeps nothing of its own: every request and response lives in the state, so a
+route makes one per call (:mod:`lawsuit_tui.sandbox.dependencies`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lawsuit_tui.domain.courts import court_for
-from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
-from lawsuit_tui.sandbox.clock import Event, iso
+from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.lawsuit_filters import filters_count, matches
-from lawsuit_tui.sandbox.schemas import CreateRequestIn, SearchIn
+from lawsuit_tui.sandbox.records import RequestEntry, Result
+from lawsuit_tui.sandbox.schemas import CreateRequestIn
+from lawsuit_tui.sandbox.searches import (
+    LAWSUIT_SEARCHES,
+    application_error,
+    cost_of,
+    normalize_search_key,
+    plan_config_type,
+    response_types_for,
+)
+from lawsuit_tui.sandbox.state import SandboxState
 
-if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.auth import KeyConfig
-    from lawsuit_tui.sandbox.state import SandboxState
-
-__all__ = [
-    "COMPLETE_AFTER",
-    "COURT_AFTER",
-    "START_AFTER",
-    "RequestEngine",
-    "RequestEntry",
-    "Result",
-    "normalize_search_key",
-    "response_types_for",
-]
+__all__ = ["CANCEL_AFTER", "COMPLETE_AFTER", "COURT_AFTER", "START_AFTER", "RequestEngine"]
 
 START_AFTER = 0.2  # D15, sandbox seconds
 COURT_AFTER = 1.5
 COMPLETE_AFTER = 2.0
 CANCEL_AFTER = 0.1  # D16: cancelling -> cancelled
-
-LAWSUIT_SEARCHES = ("lawsuit_cnj", "lawsuit_id")
-DOCUMENT_SEARCHES = ("cpf", "cnpj", "oab", "name")
-
-# D11: accepted response types per search type, the first being the default.
-_RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
-    "lawsuit_cnj": ("lawsuit", "parties", "attachments", "step"),
-    "lawsuit_id": ("lawsuit", "parties", "attachments", "step"),
-    "cpf": ("lawsuits", "lawsuit", "parties"),
-    "cnpj": ("lawsuits", "lawsuit", "parties"),
-    "oab": ("lawsuits", "lawsuit", "parties"),
-    "name": ("lawsuits", "lawsuit", "parties"),
-}
-
-_ERROR_DETAILS = {
-    "LAWSUIT_NOT_FOUND": "The lawsuit does not exist at the court or is not reachable.",
-    "ENTITY_NOT_FOUND": "No person or company was found for this document.",
-    "SECRECY_RESTRICTED": (
-        "The lawsuit is secret and there is no active credential for its court system "
-        "under this customer_key."
-    ),
-    "INVALID_CREDENTIAL": "The vault credential for this court system is invalid or expired.",
-    "CRAWLER_ERROR": "Collection from the court failed: the court is down.",
-    "RATE_LIMIT_TRIBUNAL": (
-        "The court limited collection; it will be retried automatically in the next cycle."
-    ),
-    "HOMONYM_AMBIGUOUS": "The name matches several people; search by document instead.",
-}
-
-
-def response_types_for(search_type: str) -> tuple[str, ...]:
-    return _RESPONSE_TYPES.get(search_type, ())
-
-
-def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
-    """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
-    text = key.strip()
-    if search_type == "name":
-        if len(text) < 3:
-            raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
-        return " ".join(text.split())
-    try:
-        parsed = parse_search_key(text)
-    except InvalidSearchKey as exc:
-        raise ServiceError.invalid(field, exc.reason, exc.english) from None
-    wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
-    if parsed.search_type != wanted:
-        raise ServiceError.invalid(
-            field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
-        )
-    if search_type == "lawsuit_id" and not text.isdigit():
-        # D10: lawsuit_id takes the 20 digits without punctuation; accept the formatted form.
-        return parsed.key
-    return parsed.key
-
-
-def application_error(code: str, details: str | None = None) -> dict[str, Any]:
-    """D7, D19: string codes, a human sentence in English as details."""
-    return {"code": code, "message": code, "details": details or _ERROR_DETAILS.get(code, code)}
-
-
-@dataclass
-class Result:
-    response_type: str
-    data: dict[str, Any]
-    cached: bool
-    code: str | None = None  # the lawsuit code retrieved, for the count service
-
-
-@dataclass
-class RequestEntry:
-    record: dict[str, Any]
-    key: str
-    search: SearchIn
-    customer_key: str
-    document: str | None = None
-    events: list[Event] = field(default_factory=list)
-    stored: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    court_needed: bool = True
-    # Set for tracking runs: computes the run's results; the request then has no cached phase.
-    tracking_results: Callable[[datetime], list[Result]] | None = None
-    tracking_id: str | None = None
-    on_complete: Callable[[RequestEntry, datetime], None] | None = None
-    deleted: bool = False
-    phase: asyncio.Task[None] | None = None  # the latest lifecycle phase in flight
-
-    @property
-    def request_id(self) -> str:
-        return str(self.record["request_id"])
-
-    @property
-    def status(self) -> str:
-        return str(self.record["status"])
-
-
-def plan_config_type(
-    search_type: str, with_attachments: bool, on_demand: bool, branches: bool
-) -> str:
-    """D18."""
-    if branches:
-        return "complete_company_search_with_branches"
-    if search_type in LAWSUIT_SEARCHES:
-        return "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
-    if search_type == "name":
-        return "entity_person_name_search"
-    return "complete_document_search_on_demand" if on_demand else "complete_document_search"
-
-
-def cost_of(search_type: str, with_attachments: bool) -> float:
-    """D18: BRL."""
-    if search_type in LAWSUIT_SEARCHES:
-        return 2.0 if with_attachments else 0.5
-    return 1.5
 
 
 def same_lawsuit(stored: dict[str, Any] | None, court: dict[str, Any]) -> bool:
@@ -178,6 +64,13 @@ def _tribunal_acronym(code: str) -> str | None:
 class RequestEngine:
     def __init__(self, state: SandboxState) -> None:
         self.state = state
+
+    def get(self, config: KeyConfig, request_id: str) -> RequestEntry:
+        """The caller's request, else 404 REQUEST_NOT_FOUND."""
+        entry = self.state.requests.get(request_id)
+        if entry is None or entry.key != config.key:
+            raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {request_id} not found")
+        return entry
 
     # ----------------------------------------------------------------- creation
 
@@ -335,7 +228,7 @@ class RequestEngine:
         entry.record.update(status="started", started_at=iso(at), updated_at=iso(at))
         if entry.tracking_results is not None:
             return
-        entry.phase = self.state.spawn(
+        entry.phase = self.state.background.spawn(
             self._phase(entry, at, lambda: self._cached_results(entry, at), entry.phase)
         )
 
@@ -349,7 +242,7 @@ class RequestEngine:
                 return tracking_results(at)
             return self._court_results(entry, at) if entry.court_needed else []
 
-        entry.phase = self.state.spawn(self._phase(entry, at, compute, entry.phase))
+        entry.phase = self.state.background.spawn(self._phase(entry, at, compute, entry.phase))
 
     async def _phase(
         self,
@@ -371,7 +264,7 @@ class RequestEngine:
     def _complete(self, entry: RequestEntry, at: datetime) -> None:
         if entry.status != "started":
             return
-        entry.phase = self.state.spawn(self._finish(entry, at, entry.phase))
+        entry.phase = self.state.background.spawn(self._finish(entry, at, entry.phase))
 
     async def _finish(
         self, entry: RequestEntry, at: datetime, previous: asyncio.Task[None] | None

@@ -1,0 +1,100 @@
+"""What a search may ask for and what it costs (D3, D7, D10-D12, D18, D19).
+
+The rules both engines and the lookup route apply to a search before anything runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.sandbox.errors import ServiceError
+
+__all__ = [
+    "DOCUMENT_SEARCHES",
+    "LAWSUIT_SEARCHES",
+    "application_error",
+    "cost_of",
+    "normalize_search_key",
+    "plan_config_type",
+    "response_types_for",
+]
+
+LAWSUIT_SEARCHES = ("lawsuit_cnj", "lawsuit_id")
+DOCUMENT_SEARCHES = ("cpf", "cnpj", "oab", "name")
+
+# D11: accepted response types per search type, the first being the default.
+_RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
+    "lawsuit_cnj": ("lawsuit", "parties", "attachments", "step"),
+    "lawsuit_id": ("lawsuit", "parties", "attachments", "step"),
+    "cpf": ("lawsuits", "lawsuit", "parties"),
+    "cnpj": ("lawsuits", "lawsuit", "parties"),
+    "oab": ("lawsuits", "lawsuit", "parties"),
+    "name": ("lawsuits", "lawsuit", "parties"),
+}
+
+_ERROR_DETAILS = {
+    "LAWSUIT_NOT_FOUND": "The lawsuit does not exist at the court or is not reachable.",
+    "ENTITY_NOT_FOUND": "No person or company was found for this document.",
+    "SECRECY_RESTRICTED": (
+        "The lawsuit is secret and there is no active credential for its court system "
+        "under this customer_key."
+    ),
+    "INVALID_CREDENTIAL": "The vault credential for this court system is invalid or expired.",
+    "CRAWLER_ERROR": "Collection from the court failed: the court is down.",
+    "RATE_LIMIT_TRIBUNAL": (
+        "The court limited collection; it will be retried automatically in the next cycle."
+    ),
+    "HOMONYM_AMBIGUOUS": "The name matches several people; search by document instead.",
+}
+
+
+def response_types_for(search_type: str) -> tuple[str, ...]:
+    return _RESPONSE_TYPES.get(search_type, ())
+
+
+def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
+    """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
+    text = key.strip()
+    if search_type == "name":
+        if len(text) < 3:
+            raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
+        return " ".join(text.split())
+    try:
+        parsed = parse_search_key(text)
+    except InvalidSearchKey as exc:
+        raise ServiceError.invalid(field, exc.reason, exc.english) from None
+    wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
+    if parsed.search_type != wanted:
+        raise ServiceError.invalid(
+            field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
+        )
+    if search_type == "lawsuit_id" and not text.isdigit():
+        # D10: lawsuit_id takes the 20 digits without punctuation; accept the formatted form.
+        return parsed.key
+    return parsed.key
+
+
+def application_error(code: str, details: str | None = None) -> dict[str, Any]:
+    """D7, D19: string codes, a human sentence in English as details."""
+    return {"code": code, "message": code, "details": details or _ERROR_DETAILS.get(code, code)}
+
+
+def plan_config_type(
+    search_type: str, with_attachments: bool, on_demand: bool, branches: bool
+) -> str:
+    """D18."""
+    if branches:
+        return "complete_company_search_with_branches"
+    if search_type in LAWSUIT_SEARCHES:
+        return "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
+    if search_type == "name":
+        return "entity_person_name_search"
+    return "complete_document_search_on_demand" if on_demand else "complete_document_search"
+
+
+def cost_of(search_type: str, with_attachments: bool) -> float:
+    """D18: BRL."""
+    if search_type in LAWSUIT_SEARCHES:
+        return 2.0 if with_attachments else 0.5
+    return 1.5
