@@ -133,10 +133,11 @@ class ColdDoc:
     """A record whose JSON text is in a shard file: its key and index fields in memory.
 
     Reads like the record's dict for ``"k"`` and ``"i"`` (what the indexes use); anything
-    else is in :meth:`load`. ``provisional``: for a lawsuit, no definitive version is held.
+    else is in :meth:`load`. ``flag``: one fact about the rest of the record that its table
+    keeps in memory (see ``TableSpec.cold_flag``; lawsuits: no definitive version is held).
     """
 
-    __slots__ = ("_span", "file", "i", "k", "provisional")
+    __slots__ = ("_span", "file", "flag", "i", "k")
 
     def __init__(
         self,
@@ -146,7 +147,7 @@ class ColdDoc:
         offset: int,
         length: int,
         *,
-        provisional: bool,
+        flag: bool = False,
     ) -> None:
         self.k = k
         self.i = i
@@ -154,7 +155,7 @@ class ColdDoc:
         # One int for both (records are far below 4 GiB): 36 bytes less for each of tens of
         # thousands of records.
         self._span = offset << 32 | length
-        self.provisional = provisional
+        self.flag = flag
 
     @property
     def offset(self) -> int:
