@@ -61,9 +61,6 @@ def raise_open_file_limit() -> None:
 
 # Key sets of index fields, one tuple each, shared by every record that has them.
 _NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
-# Index fields whose values repeat across records (request ids, response types): one string
-# each instead of one per record.
-_INTERNED = frozenset({"r", "t"})
 
 
 class Fields(tuple[Any, ...]):
@@ -75,11 +72,13 @@ class Fields(tuple[Any, ...]):
     __slots__ = ()
 
     @classmethod
-    def of(cls, index: dict[str, Any]) -> Fields:
+    def of(cls, index: dict[str, Any], shared: frozenset[str] = frozenset()) -> Fields:
+        """``shared``: fields whose values repeat across records (a request id): one string
+        each instead of one per record."""
         names = tuple(index)
         names = _NAMES.setdefault(names, names)
         values = (
-            sys.intern(value) if name in _INTERNED and isinstance(value, str) else value
+            sys.intern(value) if name in shared and isinstance(value, str) else value
             for name, value in index.items()
         )
         return cls((names, *values))

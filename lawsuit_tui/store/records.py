@@ -50,8 +50,9 @@ class TableSpec:
     fixed once a cache holds the table, so choose it for the largest cache you expect (about
     1-2 MB per shard there). ``cold_fields``: for a big table, the index fields that stay in
     memory once a checkpoint has put a record in its shard file (the rest is read back when
-    asked for); None holds every record whole. ``cold_flag``: one fact about the rest of a
-    cold record kept in memory (``ColdDoc.flag``). ``prunable``: :meth:`Engine.prune`
+    asked for); None holds every record whole. ``cold_shared``: those of them whose values
+    repeat across records (a request id), held once. ``cold_flag``: one fact about the rest
+    of a cold record kept in memory (``ColdDoc.flag``). ``prunable``: :meth:`Engine.prune`
     forgets its records by age. ``bodies``: the fields that hold packed text (checked by
     ``verify``).
     """
@@ -59,6 +60,7 @@ class TableSpec:
     name: str
     shards: int = 1
     cold_fields: frozenset[str] | None = None
+    cold_shared: frozenset[str] = frozenset()
     cold_flag: Callable[[Doc], bool] | None = None
     prunable: bool = False
     bodies: tuple[str, ...] = ("b",)

@@ -32,7 +32,8 @@ def hold_cold(doc: Held, spec: TableSpec, file: ShardFile, offset: int, length: 
     kept = spec.cold_fields or frozenset()
     fields = {k: v for k, v in index.items() if k in kept} if isinstance(index, dict) else {}
     flag = spec.cold_flag(doc) if spec.cold_flag is not None else False
-    return ColdDoc(doc["k"], Fields.of(fields), file, offset, length, flag=flag)
+    held = Fields.of(fields, spec.cold_shared)
+    return ColdDoc(doc["k"], held, file, offset, length, flag=flag)
 
 
 @dataclass

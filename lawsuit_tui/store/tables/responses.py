@@ -29,9 +29,16 @@ from lawsuit_tui.store.tables.meta import Meta
 
 __all__ = ["SPEC", "Responses"]
 
-# The big table (a response carries its lawsuit): cold records keep the request, the
-# creation time and when they were stored; the type stays in the file.
-SPEC = TableSpec("responses", shards=128, cold_fields=frozenset({"r", "c", "at"}), prunable=True)
+# The big table (a response carries its lawsuit): cold records keep the request (one string
+# per request, not per response), the creation time and when they were stored; the type
+# stays in the file.
+SPEC = TableSpec(
+    "responses",
+    shards=128,
+    cold_fields=frozenset({"r", "c", "at"}),
+    cold_shared=frozenset({"r"}),
+    prunable=True,
+)
 
 
 def _is_provisional(response: dict[str, Any]) -> bool:
