@@ -119,6 +119,8 @@ class Engine:
         """Declare a table (before :meth:`open`), with the in-memory index it answers by."""
         if spec.name in self.specs:
             raise ValueError(f"table {spec.name} declared twice")
+        if self.memory.layout:
+            raise ValueError(f"table {spec.name} declared after the cache was opened")
         self.specs[spec.name] = spec
         if index is not None:
             self.memory.indexes[spec.name] = index

@@ -99,3 +99,8 @@ def test_a_table_is_declared_once(cache_dir: Path) -> None:
     with pytest.raises(ValueError, match="paid_calls"):
         Twice.open(cache_dir)
     assert not cache_dir.exists()  # refused before anything was opened or created
+
+
+def test_a_table_is_declared_before_the_cache_opens(cache_dir: Path) -> None:
+    with Store.open(cache_dir) as store, pytest.raises(ValueError, match="after"):
+        PaidCalls(store._engine)
