@@ -1,19 +1,80 @@
-"""The local cache (TinyDB shards under a crash-safe storage, a journal, in-memory indexes).
+"""The local cache: everything retrieved, kept crash-safe on disk and answered from memory.
 
-See :mod:`lawsuit_tui.store.store` for the durability contract and the directory layout.
+Three parts, imports pointing downwards only:
+
+- ``store.py``: :class:`Store`, the facade. Opens the engine with every table and hands
+  each call to a table or to the engine; no logic of its own.
+- ``tables/``: one module per table (or per group written together): the records it
+  builds, its in-memory index, its rules (a lawsuit's versions, a delivery's mark).
+- the engine, which knows no table: ``engine.py`` (open, commit, refresh, checkpoint, the
+  locks between threads), ``records.py`` (a record, a table's declaration, its index),
+  ``changes.py`` (what a commit changed, for derived indexes), ``memory.py``, ``shards.py``,
+  ``cold.py``, ``journal.py``, ``schema.py``, ``lock.py``, ``fileio.py``, ``storage.py``,
+  ``codec.py``, ``keysets.py``, ``sanitize.py``, ``maintenance.py``, ``errors.py``.
+
+The store imports only the standard library, tinydb, orjson, ``lawsuit_tui.domain`` and
+``lawsuit_tui.i18n`` (its messages are shown to the user).
+
+Add a table
+-----------
+1. A module in ``tables/``: its :class:`~lawsuit_tui.store.records.TableSpec` (name,
+   shards, and whether it is big enough to hold cold, pruned by age) and a class that
+   registers it with the engine and offers the table's operations. Writes build their
+   records and commit them in one batch inside ``engine.writing()``; reads take
+   ``engine.lock`` and parse bodies outside it. A table answered by something other than
+   its key gets a :class:`~lawsuit_tui.store.records.TableIndex` (see ``tables/requests.py``);
+   a batch that spans tables takes the other table in its constructor and uses its
+   ``op``/``ops`` (see ``tables/responses.py``).
+2. One line in :meth:`Store.__init__`: ``self.paid_calls = PaidCalls(engine)``. Callers
+   reach it as ``store.paid_calls.record(...)``.
+3. Tests in ``tests/store/test_store_<table>.py``, through :class:`Store`.
+
+A new table needs no schema version: the first writable open records its shard count in
+``schema.json`` (fixed from then on; a later change needs a migration, see schema.py), and
+an older release keeps a table it does not know as it is. For example, an append-only
+record of paid calls::
+
+    SPEC = TableSpec("paid_calls", shards=4)  # not prunable: the record of paid calls stays
+
+
+    class PaidCalls:
+        def __init__(self, engine: Engine) -> None:
+            engine.add_table(SPEC)
+            self._engine = engine
+
+        def record(self, call: dict[str, Any]) -> str:
+            engine = self._engine
+            with engine.writing():
+                now = engine.now()
+                key = f"{now:017.6f}-{uuid.uuid4().hex[:8]}"  # orders by time
+                doc = record_doc(key, engine.sanitizer.clean(call), {"at": now})
+                engine.commit([("paid_calls", key, doc)])
+            return key
+
+        def newest_first(self, limit: int = 50) -> list[dict[str, Any]]:
+            engine = self._engine
+            with engine.lock:
+                docs = sorted(engine.docs("paid_calls"), key=lambda d: d["k"], reverse=True)
+            return [body(d) for d in docs[:limit]]
+
+A derived index (full-text search beside the cache) follows the tables with
+``store.subscribe(listener, tables={"lawsuits"})``: called after each committed batch with
+its :class:`~lawsuit_tui.store.changes.Change` list.
 """
 
 from __future__ import annotations
 
+from lawsuit_tui.store.changes import Change
 from lawsuit_tui.store.errors import CacheError, CacheLocked, CacheReadOnly
-from lawsuit_tui.store.lawsuits import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
+from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 
 __all__ = [
     "CacheError",
     "CacheLocked",
     "CacheReadOnly",
+    "Change",
     "LawsuitChange",
     "LawsuitEntry",
     "LawsuitState",

@@ -61,9 +61,6 @@ def raise_open_file_limit() -> None:
 
 # Key sets of index fields, one tuple each, shared by every record that has them.
 _NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
-# Index fields whose values repeat across records (request ids, response types): one string
-# each instead of one per record.
-_INTERNED = frozenset({"r", "t"})
 
 
 class Fields(tuple[Any, ...]):
@@ -75,11 +72,13 @@ class Fields(tuple[Any, ...]):
     __slots__ = ()
 
     @classmethod
-    def of(cls, index: dict[str, Any]) -> Fields:
+    def of(cls, index: dict[str, Any], shared: frozenset[str] = frozenset()) -> Fields:
+        """``shared``: fields whose values repeat across records (a request id): one string
+        each instead of one per record."""
         names = tuple(index)
         names = _NAMES.setdefault(names, names)
         values = (
-            sys.intern(value) if name in _INTERNED and isinstance(value, str) else value
+            sys.intern(value) if name in shared and isinstance(value, str) else value
             for name, value in index.items()
         )
         return cls((names, *values))
@@ -133,10 +132,11 @@ class ColdDoc:
     """A record whose JSON text is in a shard file: its key and index fields in memory.
 
     Reads like the record's dict for ``"k"`` and ``"i"`` (what the indexes use); anything
-    else is in :meth:`load`. ``provisional``: for a lawsuit, no definitive version is held.
+    else is in :meth:`load`. ``flag``: one fact about the rest of the record that its table
+    keeps in memory (see ``TableSpec.cold_flag``; lawsuits: no definitive version is held).
     """
 
-    __slots__ = ("_span", "file", "i", "k", "provisional")
+    __slots__ = ("_span", "file", "flag", "i", "k")
 
     def __init__(
         self,
@@ -146,7 +146,7 @@ class ColdDoc:
         offset: int,
         length: int,
         *,
-        provisional: bool,
+        flag: bool = False,
     ) -> None:
         self.k = k
         self.i = i
@@ -154,7 +154,7 @@ class ColdDoc:
         # One int for both (records are far below 4 GiB): 36 bytes less for each of tens of
         # thousands of records.
         self._span = offset << 32 | length
-        self.provisional = provisional
+        self.flag = flag
 
     @property
     def offset(self) -> int:

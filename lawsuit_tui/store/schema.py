@@ -1,9 +1,11 @@
 """Schema version of the cache directory, its layout, and the migration hook.
 
 ``schema.json`` records the version and the number of shards of each table (keys are
-placed by a hash modulo that number, so it cannot change without a migration). When
-SCHEMA_VERSION grows, add a function to MIGRATIONS under the old version: it receives the
-cache directory (held for writing) and upgrades its files to version + 1.
+placed by a hash modulo that number, so it cannot change without a migration). The tables
+declare their number (``TableSpec.shards``); a table a cache does not hold yet gets it when
+the cache is next opened for writing. When SCHEMA_VERSION grows, add a function to
+MIGRATIONS under the old version: it receives the cache directory (held for writing) and
+upgrades its files to version + 1.
 """
 
 from __future__ import annotations
@@ -20,20 +22,6 @@ from lawsuit_tui.store.fileio import atomic_write_bytes, fsync_dir
 # 1: bodies held as JSON text. 2: bodies packed (zlib + base64, see codec.py).
 SCHEMA_VERSION = 2
 SCHEMA_FILE = "schema.json"
-
-# Table name -> number of shards. Responses and lawsuits are the big tables: a shard of
-# about 1-2 MB at 50,000 responses keeps a checkpoint of one shard to a few milliseconds.
-DEFAULT_SHARDS: dict[str, int] = {
-    "requests": 8,
-    "responses": 128,
-    "lawsuits": 64,
-    "trackings": 4,
-    "deliveries": 16,
-    "quarantine": 1,
-    "count_requests": 1,
-    "vault": 1,
-    "meta": 1,
-}
 
 Migration = Callable[[Path], None]
 
@@ -73,11 +61,26 @@ def _pack_bodies(directory: Path) -> None:
     fsync_dir(tables)
 
 
+def packed_journal_doc(doc: Any) -> Any:
+    """A journal document with its bodies packed: lines written by schema 1 hold text, and
+    the migration leaves the journal as it is (they are packed as they are replayed)."""
+    if not isinstance(doc, dict):
+        return doc
+    for field in _BODY_FIELDS:
+        text = doc.get(field)
+        if isinstance(text, str) and not is_packed(text):
+            doc[field] = pack(text.encode())
+    if isinstance(doc.get("c"), dict):
+        doc["c"] = pack(orjson.dumps(doc["c"]))
+    return doc
+
+
 MIGRATIONS: dict[int, Migration] = {1: _pack_bodies}
 
 
-def new_schema() -> dict[str, Any]:
-    return {"version": SCHEMA_VERSION, "shards": dict(DEFAULT_SHARDS)}
+def new_schema(layout: dict[str, int]) -> dict[str, Any]:
+    """The schema of a new cache whose tables are laid out in ``layout`` (name: shards)."""
+    return {"version": SCHEMA_VERSION, "shards": dict(layout)}
 
 
 def read_schema(directory: Path) -> dict[str, Any] | None:
@@ -92,8 +95,7 @@ def read_schema(directory: Path) -> dict[str, Any] | None:
     shards = data.get("shards")
     if not isinstance(shards, dict):
         raise ValueError("schema.json has no shard layout")
-    # Tables added by a later release of the same version get their default layout.
-    data["shards"] = {**DEFAULT_SHARDS, **{k: int(v) for k, v in shards.items()}}
+    data["shards"] = {k: int(v) for k, v in shards.items()}
     return data
 
 

@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def abandon(store: Any) -> None:
     """End a writer abruptly (as a kill would): release its lock, skip the final checkpoint."""
-    store._stopping = True
-    store._wake.set()
-    store._release()
+    store._engine._stopping = True
+    store._engine._wake.set()
+    store._engine._release()
 
 
 def spawn(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:

@@ -38,7 +38,7 @@ def _fill(store: Store) -> list[dict[str, Any]]:
 
 
 def _held(store: Store, table: str) -> list[Any]:
-    return [doc for shard in store._shards[table] for doc in shard.values()]
+    return [doc for shard in store._engine.memory.shards[table] for doc in shard.values()]
 
 
 def _everything(store: Store) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def test_writes_over_cold_records_follow_the_same_rules(
 ) -> None:
     responses = _fill(store)
     store.checkpoint()
-    journal = store._journal
+    journal = store._engine._journal
     assert journal is not None
     size = journal.size
 
@@ -127,7 +127,7 @@ def test_a_reader_keeps_its_version_while_the_writer_rewrites_the_files(
     try:
         seen = reader.get_response("resp-005")
         assert seen == responses[5]
-        assert isinstance(reader._get("responses", "resp-005"), ColdDoc)
+        assert isinstance(reader._engine.get("responses", "resp-005"), ColdDoc)
 
         # The writer rewrites every shard (new content before each record): the reader's
         # offsets would point into the wrong text if it read the files by name.
@@ -169,16 +169,16 @@ def test_a_shard_written_in_another_form_is_read_and_rewritten_in_ours(
 
     with Store.open(cache_dir, clock=clock) as writer:
         assert not writer.problems
-        index = writer._shard_index("responses", keys[0])
-        assert all(not isinstance(writer._get("responses", k), ColdDoc) for k in keys)
+        index = writer._engine.memory.shard_index("responses", keys[0])
+        assert all(not isinstance(writer._engine.get("responses", k), ColdDoc) for k in keys)
         assert all(
             writer.get_response(k) == next(r for r in responses if r["response_id"] == k)
             for k in keys
         )
         writer.checkpoint()
-        assert all(isinstance(writer._get("responses", k), ColdDoc) for k in keys)
+        assert all(isinstance(writer._engine.get("responses", k), ColdDoc) for k in keys)
         assert path.read_bytes().startswith(b'{"records":{"1":{')
-        assert ("responses", index) in writer._files_open
+        assert ("responses", index) in writer._engine.files.open_files
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")

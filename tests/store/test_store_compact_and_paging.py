@@ -47,7 +47,7 @@ def test_bodies_are_packed_in_memory_and_on_disk(cache_dir: Path, clock: FakeClo
     lawsuit = _big_lawsuit()
     with Store.open(cache_dir, clock=clock) as store:
         store.upsert_responses([make_response("r1", lawsuit=lawsuit)])
-        doc = store._get("responses", "r1")
+        doc = store._engine.get("responses", "r1")
         assert doc is not None and is_packed(doc["b"])
         assert WORD not in doc["b"]
         assert store.get_lawsuit(lawsuit["code"]) == lawsuit

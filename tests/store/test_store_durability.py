@@ -124,7 +124,7 @@ def test_torn_and_corrupt_journal_entries(cache_dir: Path) -> None:
     store = Store.open(cache_dir)
     store.upsert_requests([{"request_id": "a"}])
     store.upsert_requests([{"request_id": "b"}])
-    segment = store._journal.path  # type: ignore[union-attr]
+    segment = store._engine._journal.path  # type: ignore[union-attr]
     abandon(store)
     lines = segment.read_bytes().splitlines(keepends=True)
     segment.write_bytes(lines[0] + lines[1][:-1])  # the second entry is cut short
@@ -134,7 +134,7 @@ def test_torn_and_corrupt_journal_entries(cache_dir: Path) -> None:
     # A corrupted (not merely cut) entry is reported.
     store = Store.open(cache_dir)
     store.upsert_requests([{"request_id": "c"}])
-    segment = store._journal.path  # type: ignore[union-attr]
+    segment = store._engine._journal.path  # type: ignore[union-attr]
     abandon(store)
     data = bytearray(segment.read_bytes())
     data[20] ^= 0xFF

@@ -98,7 +98,7 @@ def test_sanitize_keeps_ordinary_data() -> None:
 
 def test_a_quarantined_body_is_scrubbed_before_it_is_cut(cache_dir: Path) -> None:
     # Not JSON, and the API key straddles the size cap: no part of it may be kept.
-    from lawsuit_tui.store.store import QUARANTINE_MAX_BYTES
+    from lawsuit_tui.store.tables.webhooks import QUARANTINE_MAX_BYTES
 
     head = b"x" * (QUARANTINE_MAX_BYTES - len(API_KEY) // 2)
     body = head + API_KEY.encode() + b" tail"

@@ -57,7 +57,7 @@ def test_a_delivery_kept_in_quarantine_is_one_batch_and_kept_once(store: Store) 
     """An accepted delivery that is not a storable record: its quarantine row and its mark
     are written together (a kill cannot keep one without the other), and only once."""
     envelope = {"callback_id": "cb-odd", "event_type": "lawsuit_archived", "payload": {"x": 1}}
-    journal = store._journal
+    journal = store._engine._journal
     assert journal is not None
     lines_before = journal.path.read_bytes().count(b"\n") if journal.path.exists() else 0
     new, changes = store.ingest_delivery(envelope, quarantine_reason="unknown event")

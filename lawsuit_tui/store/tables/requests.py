@@ -1,0 +1,89 @@
+"""The requests made to the service (keyed by request_id), newest first, in pages."""
+
+from __future__ import annotations
+
+import contextlib
+from bisect import insort
+from collections.abc import Iterable
+from typing import Any
+
+from lawsuit_tui.store.engine import Engine
+from lawsuit_tui.store.records import Held, TableIndex, TableSpec, body, id_keyed_ops, text_of
+
+__all__ = ["SPEC", "Requests"]
+
+SPEC = TableSpec("requests", shards=8, prunable=True)
+
+
+class CreatedOrder(TableIndex):
+    """The keys in order of created_at (then key): the list of requests, newest first."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, str]] = []
+
+    def add(self, key: str, doc: Held, bulk: bool) -> None:
+        entry = (text_of((doc.get("i") or {}).get("c")), key)
+        if bulk:
+            self.entries.append(entry)
+        else:
+            insort(self.entries, entry)
+
+    def remove(self, key: str, doc: Held) -> None:
+        with contextlib.suppress(ValueError):
+            self.entries.remove((text_of((doc.get("i") or {}).get("c")), key))
+
+    def finish_bulk(self) -> None:
+        self.entries.sort()
+
+    def clear(self) -> None:
+        self.entries = []
+
+
+class Requests:
+    def __init__(self, engine: Engine) -> None:
+        self._order = CreatedOrder()
+        engine.add_table(SPEC, self._order)
+        self._engine = engine
+
+    def upsert(self, records: Iterable[dict[str, Any]]) -> None:
+        """Store request records (keyed by request_id; the latest record wins)."""
+        engine = self._engine
+        with engine.writing():
+            engine.commit(
+                id_keyed_ops("requests", "request_id", records, engine.sanitizer, engine.now())
+            )
+
+    def get(self, request_id: str) -> dict[str, Any] | None:
+        engine = self._engine
+        with engine.lock:
+            found: dict[str, Any] | None = body(engine.get("requests", request_id))
+            return found
+
+    def newest_first(
+        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[dict[str, Any]]:
+        """Requests newest first (by created_at), optionally of one status. ``offset`` and
+        ``limit`` pick a page of that list; records outside it are not parsed."""
+        engine = self._engine
+        docs: list[Held] = []
+        skip = max(0, offset)
+        with engine.lock:
+            for _created, key in reversed(self._order.entries):
+                if limit is not None and len(docs) >= limit:
+                    break
+                doc = engine.get("requests", key)
+                if doc is None or (status is not None and doc["i"].get("st") != status):
+                    continue
+                if skip:
+                    skip -= 1
+                    continue
+                docs.append(doc)
+        return [body(d) for d in docs]
+
+    def count(self, *, status: str | None = None) -> int:
+        """How many requests (of ``status``) the cache holds, from the index."""
+        engine = self._engine
+        with engine.lock:
+            if status is None:
+                return engine.count("requests")
+            return sum(1 for d in engine.docs("requests") if d["i"].get("st") == status)
