@@ -409,7 +409,7 @@ def test_numeric_settings_are_bounded(
 
 def test_a_seed_beyond_64_bits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SEED", "99999999999999999999")
-    with pytest.raises(ConfigError, match="sandbox.seed: must be at most 9223372036854775807"):
+    with pytest.raises(ConfigError, match=r"sandbox\.seed: must be at most 9223372036854775807"):
         load_settings()
 
 
