@@ -8,11 +8,15 @@ Priority, highest first: keyword arguments to ``load_settings`` (the CLI's own f
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import json
 import os
+import stat
 import tempfile
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -25,8 +29,10 @@ from pydantic import (
     PrivateAttr,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
@@ -73,9 +79,47 @@ def _default_download_dir() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
+def _scalar_kinds(annotation: object) -> set[type]:
+    """The scalar types a field accepts: {float} for ``float``, {int} for ``int | None``."""
+    if annotation in (int, float, bool):
+        return {annotation}
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        return {arg for arg in typing.get_args(annotation) if arg in (int, float, bool)}
+    if origin is Annotated:
+        return _scalar_kinds(typing.get_args(annotation)[0])
+    return set()
+
+
+def _strict_scalar(model: type[BaseModel], value: object, info: ValidationInfo) -> object:
+    """Refuse a boolean where a number belongs and a number where a boolean belongs.
+
+    Pydantic's lax mode reads ``read = true`` as 1.0 and ``shared = 0`` as false; TOML has
+    real types, so either is a mistake. Text (an environment variable) is still parsed.
+    """
+    field = model.model_fields.get(info.field_name or "")
+    if field is None:
+        return value
+    kinds = _scalar_kinds(field.annotation)
+    if isinstance(value, bool):
+        if float in kinds:
+            raise PydanticCustomError("float_type", "Input should be a valid number")
+        if int in kinds:
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
+    elif isinstance(value, int | float) and kinds == {bool}:
+        raise PydanticCustomError("bool_type", "Input should be a valid boolean")
+    return value
+
+
 class _Section(BaseModel):
-    # A typo in a config section is reported, not silently ignored.
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # A typo in a config section is reported, not silently ignored; infinity and NaN are
+    # refused (``speed = inf`` used to overflow the sandbox's clock).
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _strict_scalars(cls, value: object, info: ValidationInfo) -> object:
+        return _strict_scalar(cls, value, info)
 
 
 class Urls(_Section):
@@ -95,26 +139,37 @@ class Urls(_Section):
         return value.rstrip("/")
 
 
-class RateLimit(_Section):
-    """Client-side sliding window shared by the limited routes."""
+# Sane maxima: beyond them a value is a typo (a missing decimal point), not a wish.
+DAY = 86_400.0
+HOUR = 3_600.0
 
-    calls: int = Field(default=180, gt=0)
-    seconds: float = Field(default=60.0, gt=0)
+
+class RateLimit(_Section):
+    """Client-side sliding window shared by the limited routes; ``shared``: one window for
+    every process of this user on this machine using the same key (api/ledger.py)."""
+
+    calls: int = Field(default=180, ge=1, le=100_000)
+    seconds: float = Field(default=60.0, gt=0, le=DAY)
+    shared: bool = True
 
 
 class Timeouts(_Section):
     """Seconds. ``lookup_read`` covers the synchronous lookup, slow when a court is slow."""
 
-    connect: float = Field(default=10.0, gt=0)
-    read: float = Field(default=30.0, gt=0)
-    lookup_read: float = Field(default=120.0, gt=0)
-    write: float = Field(default=30.0, gt=0)
-    pool: float = Field(default=10.0, gt=0)
+    connect: float = Field(default=10.0, gt=0, le=HOUR)
+    read: float = Field(default=30.0, gt=0, le=HOUR)
+    lookup_read: float = Field(default=120.0, gt=0, le=HOUR)
+    write: float = Field(default=30.0, gt=0, le=HOUR)
+    pool: float = Field(default=10.0, gt=0, le=HOUR)
 
 
 class Retries(_Section):
-    max_attempts: int = Field(default=5, ge=1)
-    max_total_seconds: float = Field(default=60.0, gt=0)
+    """``max_total_seconds`` bounds the retries after failures; a 429 is waited out on its
+    own budget, ``max_rate_wait_seconds`` (the service said how long; nothing was done)."""
+
+    max_attempts: int = Field(default=5, ge=1, le=100)
+    max_total_seconds: float = Field(default=60.0, gt=0, le=DAY)
+    max_rate_wait_seconds: float = Field(default=300.0, ge=0, le=DAY)
 
 
 class Webhooks(_Section):
@@ -157,8 +212,8 @@ class Webhooks(_Section):
 class Sandbox(_Section):
     """The embedded sandbox, used when no API key is configured."""
 
-    seed: int = 7
-    speed: float = Field(default=1.0, gt=0)
+    seed: int = Field(default=7, ge=-(2**63), le=2**63 - 1)
+    speed: float = Field(default=1.0, gt=0, le=10_000)
     # Not a secret: the well-known key the local sandbox accepts.
     api_key: str = "sandbox"
 
@@ -172,6 +227,7 @@ class Settings(BaseSettings):
         case_sensitive=False,
         extra="forbid",
         validate_default=True,
+        allow_inf_nan=False,
     )
 
     api_key: SecretStr | None = None
@@ -191,6 +247,19 @@ class Settings(BaseSettings):
 
     _config_file: Path = PrivateAttr(default_factory=config_path)
     _overrides: frozenset[str] = PrivateAttr(default_factory=frozenset)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _strict_scalars(cls, value: object, info: ValidationInfo) -> object:
+        return _strict_scalar(cls, value, info)
+
+    @field_validator("cache_dir", "download_dir", mode="before")
+    @classmethod
+    def _non_empty_path(cls, value: object) -> object:
+        # Path("") is the current directory: an empty value is a mistake, never a wish.
+        if isinstance(value, str) and not value.strip():
+            raise PydanticCustomError("path_empty", "The path is empty")
+        return value
 
     @field_validator("language", mode="before")
     @classmethod
@@ -236,31 +305,64 @@ class Settings(BaseSettings):
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
-    """The file's table, ``{}`` if it does not exist; ``ConfigError`` if it cannot be used."""
+    """The file's table, ``{}`` if it does not exist; ``ConfigError`` if it cannot be used.
+
+    Every failure is one sentence naming the path, the problem and what to do about it.
+    """
     try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+            # Reading a pipe would wait for a writer for ever.
+            raise ConfigError(
+                _("{path}: is not a regular file; point {variable} at a config file").format(
+                    path=path, variable=CONFIG_ENV_VAR
+                )
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
         return {}
     except IsADirectoryError:
         raise ConfigError(
-            _("{path}: is a directory, not a config file").format(path=path)
+            _(
+                "{path}: is a directory, not a config file; move it away or point {variable} "
+                "at another file"
+            ).format(path=path, variable=CONFIG_ENV_VAR)
+        ) from None
+    except PermissionError:
+        raise ConfigError(
+            _(
+                "{path}: permission denied reading the config file; make it readable by you "
+                "(chmod 600) or point {variable} at another file"
+            ).format(path=path, variable=CONFIG_ENV_VAR)
         ) from None
     except OSError as exc:
         raise ConfigError(
-            _("{path}: cannot read the config file: {problem}").format(
-                path=path, problem=exc.strerror or exc
+            _(
+                "{path}: cannot read the config file ({problem}); fix the path or point "
+                "{variable} at another file"
+            ).format(path=path, problem=exc.strerror or exc, variable=CONFIG_ENV_VAR)
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            _("{path}: the config file is not UTF-8 text (line {line}); save it as UTF-8").format(
+                path=path, line=line
             )
         ) from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(
-            _("{path}: the config file is not UTF-8 text").format(path=path)
-        ) from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         # tomllib's message ends with "(at line L, column C)".
         raise ConfigError(
             _("{path}: invalid TOML: {problem}").format(path=path, problem=exc)
+        ) from None
+    except RecursionError:
+        raise ConfigError(
+            _("{path}: invalid TOML: arrays or tables nested too deeply to read").format(path=path)
         ) from None
 
 
@@ -302,16 +404,42 @@ _PROBLEMS = {
     "model_attributes_type": N_("expected a table"),
     "list_type": N_("expected a list"),
     "path_type": N_("expected a path"),
+    "path_empty": N_("expected a path, not an empty string"),
     "extra_forbidden": N_("unknown key"),
+    "finite_number": N_("expected a finite number"),
+}
+# Bounds, with the limit from the error's context.
+_BOUNDS = {
+    "greater_than": ("gt", N_("must be greater than {limit}")),
+    "greater_than_equal": ("ge", N_("must be at least {limit}")),
+    "less_than": ("lt", N_("must be less than {limit}")),
+    "less_than_equal": ("le", N_("must be at most {limit}")),
 }
 
 
 def _describe(error: Mapping[str, Any]) -> str:
-    problem = _PROBLEMS.get(str(error.get("type")))
+    kind = str(error.get("type"))
+    problem = _PROBLEMS.get(kind)
     if problem is not None:
         return _(problem)
+    if kind in _BOUNDS:
+        name, template = _BOUNDS[kind]
+        limit = (error.get("ctx") or {}).get(name)
+        if isinstance(limit, int | float):
+            return _(template).format(limit=_shown(limit))
     message = str(error.get("msg", ""))
     return message.removeprefix("Value error, ")
+
+
+def _shown(value: object) -> str:
+    """A value as the user wrote it in TOML: true, 1.5, 300, 'text'."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, int | float):
+        return str(value)
+    return repr(value)
 
 
 def _format_validation_error(
@@ -330,10 +458,11 @@ def _format_validation_error(
             where = str(path)
         problem = _describe(error)
         secret = any(dotted == key or dotted.startswith(key + ".") for key in SECRET_KEYS)
-        if error.get("type") != "extra_forbidden" and not secret and "input" in error:
+        quiet = error.get("type") in ("extra_forbidden", "path_empty")
+        if not quiet and not secret and "input" in error:
             shown = error["input"]
             if isinstance(shown, str | int | float | bool):
-                problem = _("{problem}, got {value!r}").format(problem=problem, value=shown)
+                problem = _("{problem}, got {value}").format(problem=problem, value=_shown(shown))
         lines.append(f"{where}: {dotted}: {problem}")
     return "\n".join(lines)
 
@@ -352,6 +481,45 @@ def _overridden(dotted: str, overrides: frozenset[str]) -> bool:
     return any(dotted == key or dotted.startswith(key + ".") for key in overrides)
 
 
+def _env_names() -> dict[str, str]:
+    """Every variable that sets something, upper-case -> its dotted key (the sections, each
+    leaf; ``keymap`` takes ``__<binding id>`` after it)."""
+    names = {CONFIG_ENV_VAR: ""}
+    for name, field in Settings.model_fields.items():
+        names[(ENV_PREFIX + name).upper()] = name
+        section = field.annotation
+        if isinstance(section, type) and issubclass(section, BaseModel):
+            for inner in section.model_fields:
+                dotted = f"{name}.{inner}"
+                names[(ENV_PREFIX + name + ENV_NESTED_DELIMITER + inner).upper()] = dotted
+    return names
+
+
+def unknown_environment_variables(environ: Mapping[str, str]) -> list[str]:
+    """One message for each ``LAWSUIT_TUI_*`` variable that sets nothing (a typo), with the
+    closest known name. An error, like an unknown key in the file: a misspelt
+    ``LAWSUIT_TUI_API_KEY`` would otherwise run against the sandbox without a word."""
+    known = _env_names()
+    keymap_prefix = (ENV_PREFIX + "keymap" + ENV_NESTED_DELIMITER).upper()
+    problems = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if not upper.startswith(ENV_PREFIX) or upper in known:
+            continue
+        if upper.startswith(keymap_prefix) and len(upper) > len(keymap_prefix):
+            continue  # LAWSUIT_TUI_KEYMAP__<binding id>
+        # Compared without the common prefix, which would make every name look close.
+        tails = {known_name[len(ENV_PREFIX) :]: known_name for known_name in known}
+        close = difflib.get_close_matches(upper[len(ENV_PREFIX) :], list(tails), n=1, cutoff=0.6)
+        if close:
+            problem = _("not a setting; did you mean {name}?").format(name=tails[close[0]])
+        else:
+            problem = _("not a setting (lawsuit-tui config show lists every key)")
+        where = _("environment variable {name}").format(name=name)
+        problems.append(f"{where}: {problem}")
+    return problems
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Read the effective settings; every problem becomes one ``ConfigError`` message.
 
@@ -360,6 +528,9 @@ def load_settings(**overrides: Any) -> Settings:
     """
     path = config_path()
     names = frozenset(_dotted_keys(overrides))
+    unknown = unknown_environment_variables(os.environ)
+    if unknown:
+        raise ConfigError("\n".join(unknown))
     try:
         settings = Settings(**overrides)
     except ValidationError as exc:
@@ -369,6 +540,9 @@ def load_settings(**overrides: Any) -> Settings:
         cause = exc.__cause__
         detail = f"{exc}" + (f": {cause}" if cause else "")
         raise ConfigError(_("environment: {problem}").format(problem=detail)) from None
+    except RecursionError:
+        # A JSON value in the environment nested thousands deep (the file is caught earlier).
+        raise ConfigError(_("environment: a JSON value is nested too deeply to read")) from None
     settings._overrides = names
     return settings
 

@@ -36,9 +36,11 @@ def config_file(environ: Mapping[str, str] | None = None) -> Path:
 
 def _read_file(path: Path) -> dict[str, Any]:
     try:
+        if not path.is_file():  # absent, or a directory or a pipe (reading one would hang)
+            return {}
         with path.open("rb") as handle:
             return tomllib.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}  # the real error is reported once the full settings load
 
 

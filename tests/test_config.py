@@ -316,3 +316,250 @@ def test_direct_settings_construction_reads_same_sources(
     settings = Settings()
     assert settings.theme == "nord"
     assert settings.sandbox.seed == 11
+
+
+# --- bad values: one clear line, exit 2 (issue 18) ------------------------------------------
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    """Run `config show`; assert exit 2 with one line and no traceback; return the line."""
+    assert cli.main(["config", "show"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("[timeouts]\nread = true\n", "timeouts.read: expected a number, got true"),
+        ("[rate_limit]\nseconds = false\n", "rate_limit.seconds: expected a number, got false"),
+        ("[webhooks]\nport = true\n", "webhooks.port: expected an integer, got true"),
+        ("[sandbox]\nseed = true\n", "sandbox.seed: expected an integer, got true"),
+        ("[rate_limit]\nshared = 1\n", "rate_limit.shared: expected true or false, got 1"),
+    ],
+)
+def test_booleans_and_numbers_do_not_stand_in_for_each_other(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str], toml: str, expected: str
+) -> None:
+    write(isolated_config, toml)
+    assert one_line_error(capsys) == f"lawsuit-tui: {isolated_config}: {expected}"
+
+
+def test_numbers_from_the_environment_are_still_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_TIMEOUTS__READ", "2.5")
+    monkeypatch.setenv("LAWSUIT_TUI_RATE_LIMIT__SHARED", "false")
+    settings = load_settings()
+    assert settings.timeouts.read == 2.5
+    assert settings.rate_limit.shared is False
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "+inf"])
+def test_non_finite_numbers_are_refused(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    write(isolated_config, f"[sandbox]\nspeed = {value}\n")
+    line = one_line_error(capsys)
+    assert line.startswith(f"lawsuit-tui: {isolated_config}: sandbox.speed: ")
+    assert "expected a finite number" in line or "must be greater than 0" in line
+
+
+def test_non_finite_number_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_TIMEOUTS__CONNECT", "Infinity")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert str(info.value) == (
+        "environment variable LAWSUIT_TUI_TIMEOUTS__CONNECT: timeouts.connect: "
+        "expected a finite number, got 'Infinity'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("[rate_limit]\ncalls = 0\n", "rate_limit.calls: must be at least 1, got 0"),
+        ("[rate_limit]\ncalls = 1000000\n", "rate_limit.calls: must be at most 100000"),
+        ("[rate_limit]\nseconds = 0\n", "rate_limit.seconds: must be greater than 0, got 0"),
+        ("[rate_limit]\nseconds = 1e9\n", "rate_limit.seconds: must be at most 86400"),
+        ("[timeouts]\nread = -1\n", "timeouts.read: must be greater than 0, got -1"),
+        ("[timeouts]\npool = 1e6\n", "timeouts.pool: must be at most 3600"),
+        ("[retries]\nmax_attempts = 0\n", "retries.max_attempts: must be at least 1, got 0"),
+        ("[retries]\nmax_attempts = 1000\n", "retries.max_attempts: must be at most 100"),
+        ("[retries]\nmax_total_seconds = 0\n", "retries.max_total_seconds: must be greater"),
+        ("[retries]\nmax_rate_wait_seconds = -5\n", "max_rate_wait_seconds: must be at least 0"),
+        ("[sandbox]\nspeed = 1e300\n", "sandbox.speed: must be at most 10000"),
+        ("[sandbox]\nseed = 9223372036854775807\n", None),
+        ("[webhooks]\nport = 70000\n", "webhooks.port: must be at most 65535, got 70000"),
+    ],
+)
+def test_numeric_settings_are_bounded(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str], toml: str, expected: str | None
+) -> None:
+    write(isolated_config, toml)
+    if expected is None:  # the edge itself is accepted
+        assert cli.main(["config", "show"]) == 0
+        return
+    line = one_line_error(capsys)
+    assert line.startswith(f"lawsuit-tui: {isolated_config}: ")
+    assert expected in line
+
+
+def test_a_seed_beyond_64_bits_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SEED", "99999999999999999999")
+    with pytest.raises(ConfigError, match=r"sandbox\.seed: must be at most 9223372036854775807"):
+        load_settings()
+
+
+@pytest.mark.parametrize(
+    "deep",
+    [
+        "a = " + "[" * 3000 + "]" * 3000 + "\n",
+        "a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n",
+    ],
+    ids=["arrays", "inline-tables"],
+)
+def test_toml_nested_thousands_deep_is_a_clear_error(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str], deep: str
+) -> None:
+    write(isolated_config, deep)
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {isolated_config}: invalid TOML: arrays or tables nested too deeply to read"
+    )
+
+
+def test_json_nested_thousands_deep_in_the_environment(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_KEYMAP", "[" * 3000 + "]" * 3000)
+    assert "nested too deeply" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [
+        ("LAWSUIT_TUI_THEMEE", "LAWSUIT_TUI_THEME"),
+        ("LAWSUIT_TUI_APIKEY", "LAWSUIT_TUI_API_KEY"),
+        ("lawsuit_tui_rate_limit__calss", "LAWSUIT_TUI_RATE_LIMIT__CALLS"),
+        ("LAWSUIT_TUI_RETRIES_MAX_ATTEMPTS", "LAWSUIT_TUI_RETRIES__MAX_ATTEMPTS"),
+        ("LAWSUIT_TUI_CONFG", "LAWSUIT_TUI_CONFIG"),
+    ],
+)
+def test_unknown_environment_variable_is_an_error_with_the_closest_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, suggestion: str
+) -> None:
+    monkeypatch.setenv(name, "x")
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: environment variable {name}: not a setting; did you mean {suggestion}?"
+    )
+
+
+def test_unknown_environment_variable_without_a_close_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_ZZZ", "1")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert str(info.value) == (
+        "environment variable LAWSUIT_TUI_ZZZ: not a setting "
+        "(lawsuit-tui config show lists every key)"
+    )
+
+
+def test_every_documented_kind_of_variable_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {
+        "LAWSUIT_TUI_THEME": "nord",
+        "LAWSUIT_TUI_RATE_LIMIT": '{"calls": 30}',
+        "LAWSUIT_TUI_RETRIES__MAX_RATE_WAIT_SECONDS": "120",
+        "LAWSUIT_TUI_KEYMAP__APP.QUIT": "ctrl+q",
+        "lawsuit_tui_sandbox__seed": "3",
+        "OTHER_TOOL_THEMEE": "ignored: not ours",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    assert settings.keymap == {"app.quit": "ctrl+q"}
+    assert settings.retries.max_rate_wait_seconds == 120.0
+    assert settings.sandbox.seed == 3
+
+
+@pytest.mark.parametrize("key", ["cache_dir", "download_dir"])
+def test_empty_paths_are_refused(
+    isolated_config: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+) -> None:
+    monkeypatch.delenv("LAWSUIT_TUI_CACHE_DIR")  # the fixture's, which beats the file
+    write(isolated_config, f'{key} = "  "\n')
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {isolated_config}: {key}: expected a path, not an empty string"
+    )
+
+
+def test_empty_cache_dir_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWSUIT_TUI_CACHE_DIR", "")
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    assert str(info.value) == (
+        "environment variable LAWSUIT_TUI_CACHE_DIR: cache_dir: "
+        "expected a path, not an empty string"
+    )
+
+
+def test_config_path_is_a_directory(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    isolated_config.mkdir(parents=True)
+    line = one_line_error(capsys)
+    assert line == (
+        f"lawsuit-tui: {isolated_config}: is a directory, not a config file; move it away "
+        "or point LAWSUIT_TUI_CONFIG at another file"
+    )
+
+
+def test_config_path_under_a_file(
+    isolated_config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = write(isolated_config.parent / "not-a-dir", "")
+    target = blocker / "config.toml"
+    monkeypatch.setenv("LAWSUIT_TUI_CONFIG", str(target))
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {target}: cannot read the config file (Not a directory); fix the path "
+        "or point LAWSUIT_TUI_CONFIG at another file"
+    )
+
+
+def test_config_file_not_utf8(isolated_config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    isolated_config.parent.mkdir(parents=True)
+    isolated_config.write_bytes(b'theme = "nord"\n\ndefault_customer_key = "caf\xe9"\n')
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {isolated_config}: the config file is not UTF-8 text (line 3); "
+        "save it as UTF-8"
+    )
+
+
+def test_config_path_is_a_pipe(isolated_config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    isolated_config.parent.mkdir(parents=True)
+    os.mkfifo(isolated_config)  # reading it would wait for a writer for ever
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {isolated_config}: is not a regular file; "
+        "point LAWSUIT_TUI_CONFIG at a config file"
+    )
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() == 0,
+    reason="root reads a file whatever its mode",
+)
+def test_config_file_not_readable(
+    isolated_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(isolated_config, 'theme = "nord"\n').chmod(0)
+    assert one_line_error(capsys) == (
+        f"lawsuit-tui: {isolated_config}: permission denied reading the config file; make it "
+        "readable by you (chmod 600) or point LAWSUIT_TUI_CONFIG at another file"
+    )

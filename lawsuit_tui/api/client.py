@@ -5,6 +5,11 @@ One ``httpx.AsyncClient`` serves the five base addresses. Every call goes throug
 the ``api-key`` header (or the bearer token of the alternate lookup), the route's
 time-outs, error bodies turned into :mod:`lawsuit_tui.api.errors`, and retries by tenacity
 under the policy of :mod:`lawsuit_tui.api.retry`.
+
+The window is shared with every process of this user on the same key and service through
+the ledger of :mod:`lawsuit_tui.api.ledger` (setting ``rate_limit.shared``), and every wait
+for the rate limit is announced to ``on_rate_wait`` listeners (see
+:mod:`lawsuit_tui.api.ratelimit` for an example).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
@@ -27,14 +33,16 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 from lawsuit_tui import __version__
 from lawsuit_tui.api.errors import (
     MalformedResponse,
+    RateLimited,
     TransportFailure,
     Unauthorized,
     error_from_response,
 )
 from lawsuit_tui.api.filters import RequestFilters, ResponseFilters, TrackingFilters
+from lawsuit_tui.api.ledger import RateLedger, open_shared
 from lawsuit_tui.api.models import AttachmentFile, LookupAnswer, RawPage
 from lawsuit_tui.api.pagination import iter_items, iter_pages
-from lawsuit_tui.api.ratelimit import RateLimiter, Sleep
+from lawsuit_tui.api.ratelimit import RateLimiter, RateWait, Sleep
 from lawsuit_tui.api.retry import RetryBudget, StopWhenSpent, WaitRetryAfterOrJitter, should_retry
 from lawsuit_tui.api.routes import ROUTES, Route
 from lawsuit_tui.domain.bodies import (
@@ -123,6 +131,11 @@ class ClientConfig:
     pool_timeout: float = 10.0
     max_attempts: int = 5
     max_total_seconds: float = 60.0
+    max_rate_wait_seconds: float = 300.0
+    # One window for every process on this key (api/ledger.py), kept in the runtime dir or,
+    # when the platform has none, in ``ledger_fallback_dir``. Off unless the settings say so.
+    share_rate_window: bool = False
+    ledger_fallback_dir: Path | None = None
 
     @classmethod
     def from_settings(
@@ -149,6 +162,20 @@ class ClientConfig:
             pool_timeout=settings.timeouts.pool,
             max_attempts=settings.retries.max_attempts,
             max_total_seconds=settings.retries.max_total_seconds,
+            max_rate_wait_seconds=settings.retries.max_rate_wait_seconds,
+            share_rate_window=settings.rate_limit.shared,
+            ledger_fallback_dir=settings.cache_dir / "rate-ledger",
+        )
+
+    def shared_ledger(self, transport: httpx.AsyncBaseTransport | None) -> RateLedger | None:
+        """The ledger shared with the other processes on this key (see ``open_shared``)."""
+        if not self.share_rate_window:
+            return None
+        # A stamp in flight longer than every time-out of one attempt put together is stale.
+        ttl = self.connect_timeout + self.write_timeout + self.pool_timeout
+        ttl += max(self.read_timeout, self.lookup_read_timeout) + 30.0
+        return open_shared(
+            self.api_key, self.base_urls.requests_url, self.ledger_fallback_dir, transport, ttl
         )
 
 
@@ -211,6 +238,7 @@ class ApiClient:
         sleep: Sleep | None = None,
         rng: random.Random | None = None,
         limiter: RateLimiter | None = None,
+        ledger: RateLedger | None = None,
     ) -> None:
         if isinstance(settings, ClientConfig):
             config = settings
@@ -223,8 +251,15 @@ class ApiClient:
         self._clock = clock or time.monotonic
         self._sleep: Sleep = sleep or _default_sleep
         self._rng = rng or random.Random()
+        self._own_ledger = None
+        if limiter is None and ledger is None:
+            ledger = self._own_ledger = config.shared_ledger(transport)
         self.limiter = limiter or RateLimiter(
-            config.rate_calls, config.rate_seconds, clock=self._clock, sleep=self._sleep
+            config.rate_calls,
+            config.rate_seconds,
+            clock=self._clock,
+            sleep=self._sleep,
+            ledger=ledger,
         )
         self.stats = ApiStats()
         self._call_listeners: list[Callable[[str, int | None], None]] = []
@@ -244,6 +279,9 @@ class ApiClient:
 
     async def aclose(self) -> None:
         await self._http.aclose()
+        await self.limiter.flush()
+        if self._own_ledger is not None:
+            self._own_ledger.close()
 
     @property
     def http(self) -> httpx.AsyncClient:
@@ -261,6 +299,17 @@ class ApiClient:
     def on_rate_change(self, listener: Callable[[int, int], None]) -> Callable[[], None]:
         """``listener(remaining, limit)`` on every change of the allowance."""
         return self.limiter.subscribe(listener)
+
+    @property
+    def rate_wait(self) -> RateWait | None:
+        """The wait for the rate limit under way (the one ending last), or None."""
+        return self.limiter.current_wait
+
+    def on_rate_wait(self, listener: Callable[[RateWait | None], None]) -> Callable[[], None]:
+        """``listener(wait)`` when a wait for the rate limit starts or changes (a slot of the
+        window, or a 429's Retry-After), ``listener(None)`` when none is under way any more;
+        returns an unsubscribe function. Example in :mod:`lawsuit_tui.api.ratelimit`."""
+        return self.limiter.subscribe_waits(listener)
 
     def on_call(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
         """``listener(route_name, status)`` after every attempt (status None: no answer)."""
@@ -322,15 +371,32 @@ class ApiClient:
             content = orjson.dumps(body)
             headers["Content-Type"] = "application/json"
         timeout = self._timeout(route)
-        budget = RetryBudget(self._clock, self.config.max_attempts, self.config.max_total_seconds)
+        c = self.config
+        budget = RetryBudget(
+            self._clock, c.max_attempts, c.max_total_seconds, c.max_rate_wait_seconds
+        )
+        after_429 = [False]
 
-        def count_retry(_state: RetryCallState) -> None:
+        def count_retry(state: RetryCallState) -> None:
             self.stats.retries += 1
+            after_429[0] = state.outcome is not None and isinstance(
+                state.outcome.exception(), RateLimited
+            )
+
+        async def sleep(seconds: float) -> None:
+            if not after_429[0]:
+                return await self._sleep(seconds)
+            with self.limiter.showing_wait(seconds, "retry_after"):
+                await self._sleep(seconds)
+
+        def block_everyone(seconds: float) -> None:
+            # Never longer than a call may wait: beyond that the 429 is the answer.
+            self.limiter.block(min(seconds, c.max_rate_wait_seconds))
 
         retrying = AsyncRetrying(
-            sleep=self._sleep,
+            sleep=sleep,
             stop=StopWhenSpent(budget),
-            wait=WaitRetryAfterOrJitter(self._rng, self.limiter.block),
+            wait=WaitRetryAfterOrJitter(self._rng, block_everyone),
             retry=retry_if_exception(lambda exc: should_retry(route, exc)),
             before_sleep=count_retry,
             reraise=True,
