@@ -484,13 +484,9 @@ class LawsuitApp(App[int]):
     def _first_to_bring(self, summary: DeliverySummary) -> bool:
         """False when ``summary`` is a tracking's movement already announced; else True, and
         the movement is taken so that the poll does not announce it again."""
-        from lawsuit_tui.ui.widgets.part2.movement_watch import delivered_movement
-
-        movement = delivered_movement(summary)
-        if movement is None or self.movement_watch is None:
+        if self.movement_watch is None:
             return True
-        tracking_id, response_id = movement
-        return bool(self.movement_watch.claim(tracking_id, [response_id]))
+        return self.movement_watch.ledger.claim_delivery(summary)
 
     def _status_changed(self, *_args: object) -> None:
         # May be called from the service's tasks; the reactive update is loop-safe.
@@ -674,10 +670,8 @@ class LawsuitApp(App[int]):
     async def _open_vault_for(
         self, code: str, instance: int | None, customer_key: str | None
     ) -> None:
-        from lawsuit_tui.ui.vault_hint import court_system
-
         context = await self.context()
-        system = await court_system(context, code, instance)
+        system = await context.vault.court_system(code, instance)
         self.open_vault(system, customer_key or self.settings.default_customer_key)
 
     def open_lawsuit(

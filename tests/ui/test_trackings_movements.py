@@ -11,8 +11,9 @@ from lawsuit_tui.config import load_settings
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.services.webhooks import DeliverySummary, WebhookIngestor
-from lawsuit_tui.ui.widgets.part2.movement_watch import MovementWatch, delivered_movement
+from lawsuit_tui.services.movements import delivered_movement
+from lawsuit_tui.services.webhooks import WebhookIngestor
+from lawsuit_tui.ui.widgets.part2.movement_watch import MovementWatch
 
 from .harness import wait_for
 from .part2_fakes import Part2Sandbox, samples
@@ -124,32 +125,3 @@ async def test_a_movement_polled_then_delivered_is_announced_once() -> None:
         app._delivered(ingestor.ingest(_envelope(record.tracking_id, other, "cb-other")))
         await pilot.pause()
         assert len(_movement_notices(app)) == 2
-
-
-def test_claim_hands_each_movement_out_once() -> None:
-    watch = MovementWatch()
-    assert watch.claim("trk-1", ["r1", "r2"]) == ["r1", "r2"]
-    assert watch.claim("trk-1", ["r2", "r3"]) == ["r3"]
-    assert watch.claim("trk-2", ["r1"]) == ["r1"]  # another tracking's response r1
-    assert watch.claim("trk-1", []) == []
-
-
-def test_which_deliveries_carry_a_movement() -> None:
-    def summary(**fields: Any) -> DeliverySummary:
-        base: dict[str, Any] = {
-            "callback_id": "cb",
-            "event_type": "tracking_response",
-            "reference_type": "tracking",
-            "reference_id": "trk-1",
-            "kind": "response",
-            "new": True,
-            "response_id": "r1",
-        }
-        return DeliverySummary(**{**base, **fields})
-
-    assert delivered_movement(summary()) == ("trk-1", "r1")
-    assert delivered_movement(summary(event_type="response_created")) == ("trk-1", "r1")
-    assert delivered_movement(summary(reference_type="request", event_type="x")) is None
-    assert delivered_movement(summary(kind="kept")) is None
-    assert delivered_movement(summary(response_id=None)) is None
-    assert delivered_movement(summary(reference_id=None)) is None

@@ -79,16 +79,6 @@ def export_lawsuit(app: LawsuitApp, code: str, instance: int | None) -> None:
 
 
 async def _write_export(app: LawsuitApp, code: str, instance: int | None, folder: Path) -> None:
-    import asyncio
-
     context = await app.context()
-    text = context.lawsuits.export_json(code, instance)
-    suffix = f"-{instance}" if instance else ""
-    target = folder / f"{code}{suffix}.json"
-
-    def write() -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-
-    await asyncio.to_thread(write)
+    target = await context.lawsuits.export_to(code, instance, folder)
     app.notify(_("Saved {path}").format(path=target))

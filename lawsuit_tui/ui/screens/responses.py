@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -24,6 +22,14 @@ from textual.widgets import DataTable, Static
 from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.services.request_responses import (
+    Change,
+    ResponseLedger,
+    ResponseRow,
+    confirm_unreplaced,
+    subject_code,
+    vault_system,
+)
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.screens.base import LawsuitScreen, PaletteCommand
 from lawsuit_tui.ui.screens.requests import confirm_cancel, search_text, status_text
@@ -35,63 +41,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.store import LawsuitState
     from lawsuit_tui.ui.app import CacheChanged, RequestFollowEvent
-
-
-class Change(Protocol):
-    """What a stored version brought (the store's Change has these fields)."""
-
-    new_step_ids: list[str]
-    new_attachment_ids: list[str]
-    new_party_names: list[str]
-    replaced_provisional: bool
-    first_version: bool
-    ignored: bool
-
-
-@dataclass
-class RecalledChange:
-    """A Change rebuilt from the cache for a response that arrived before this screen."""
-
-    new_step_ids: list[str] = field(default_factory=list)
-    new_attachment_ids: list[str] = field(default_factory=list)
-    new_party_names: list[str] = field(default_factory=list)
-    replaced_provisional: bool = False
-    first_version: bool = False
-    ignored: bool = False
-
-
-@dataclass
-class Row:
-    """One response and what the screen knows about it."""
-
-    number: int
-    response: ResponseRecord
-    replaced_by: str | None = None
-    change: Change | None = None
-    confirmed: bool = False
-    """A provisional response the request ended without replacing: the stored copy is current."""
-
-    @property
-    def key(self) -> str:
-        return self.response.response_id or f"#{self.number}"
-
-    @property
-    def provisional(self) -> bool:
-        return self.response.is_cached
-
-
-def subject_key(response: ResponseRecord) -> tuple[str, str, int | None] | None:
-    """What a response is about; a definitive response replaces the provisional one."""
-    data = response.response_data
-    kind = str(response.response_type or "")
-    if isinstance(data, Lawsuit):
-        return kind, data.code, data.instance
-    if isinstance(data, dict) and isinstance(data.get("code"), str):
-        instance = data.get("instance")
-        return kind, data["code"], instance if isinstance(instance, int) else None
-    return None
 
 
 def about(response: ResponseRecord) -> str:
@@ -135,7 +85,7 @@ def news_text(change: Change | None) -> str:
     return ", ".join(parts)
 
 
-def kind_text(row: Row) -> Text:
+def kind_text(row: ResponseRow) -> Text:
     if row.response.application_error is not None:
         return Text("✕ " + _("error"), style="bold")
     if row.provisional and row.replaced_by:
@@ -147,7 +97,7 @@ def kind_text(row: Row) -> Text:
     return Text("● " + _("definitive"), style="bold")
 
 
-def response_row(row: Row) -> Sequence[str | Text]:
+def response_row(row: ResponseRow) -> Sequence[str | Text]:
     news = news_text(row.change)
     kind = str(row.response.response_type or "")
     subject = about(row.response)
@@ -162,7 +112,7 @@ def response_row(row: Row) -> Sequence[str | Text]:
     )
 
 
-def row_key(row: Row) -> str:
+def row_key(row: ResponseRow) -> str:
     return row.key
 
 
@@ -189,10 +139,8 @@ class ResponsesScreen(LawsuitScreen):
         self.record: RequestRecord | None = None
         # Read from the cache a page at a time (validating only the page shown); the
         # responses that arrive while the screen is open are appended.
-        self.rows: LazyItems[Row] = LazyItems(0, self._fetch_rows)
-        self._by_id: dict[str, Row] = {}
-        self._provisional_of: dict[tuple[str, str, int | None], Row] = {}
-        self._stored_mark: tuple[str, str] | None = None
+        self.rows: LazyItems[ResponseRow] = LazyItems(0, self._fetch_rows)
+        self.ledger = ResponseLedger(request_id)
         self.completed = False
 
     def screen_title(self) -> str:
@@ -218,7 +166,7 @@ class ResponsesScreen(LawsuitScreen):
             yield Static("", id="detail")
 
     @property
-    def table(self) -> PagedTable[Row]:
+    def table(self) -> PagedTable[ResponseRow]:
         return self.query_one("#responses", PagedTable)
 
     def on_mount(self) -> None:
@@ -237,71 +185,30 @@ class ResponsesScreen(LawsuitScreen):
 
     async def _read_cache(self, context: ServiceContext) -> None:
         """The request's record and the first page of its cached responses."""
-        requests = context.requests
-
-        def read() -> tuple[RequestRecord | None, int, ResponseRecord | None]:
-            from lawsuit_tui.domain.requests import RequestRecord
-
-            raw = context.cache.store.get_request(self.request_id)
-            record = RequestRecord.model_validate(raw) if raw is not None else None
-            total = requests.cached_responses_page(self.request_id, 0, 0)[1]
-            last, _total = requests.cached_responses_page(self.request_id, total - 1, 1)
-            return record, total, last[-1] if total and last else None
-
-        record, total, last = await asyncio.to_thread(read)
+        record, total, last = await asyncio.to_thread(
+            context.requests.cached_overview, self.request_id
+        )
         if record is not None:
             self.record = record
-        # Responses up to the last one read are in the list already (on a page maybe not
-        # read yet): a follow that reports them again must not add them twice.
-        self._stored_mark = order_key(last) if last is not None else None
-        self._by_id = {}
-        self._provisional_of = {}
+        self.ledger.restart(last)
         self.rows = LazyItems(total, self._fetch_rows, block=self.table.page_size)
         await self.rows.load(0, self.table.page_size)
 
-    async def _fetch_rows(self, offset: int, limit: int) -> list[Row]:
+    async def _fetch_rows(self, offset: int, limit: int) -> list[ResponseRow]:
         """One page of rows from the cache, with what the stored versions say about them
-        (read in one thread hop, each lawsuit's entry once, without validating it)."""
+        (read in one thread hop, each lawsuit's state once, without validating it)."""
         context = await self.services()
-        request_id = self.request_id
-
-        def read() -> tuple[list[ResponseRecord], dict[tuple[str, int | None], LawsuitState]]:
-            page, _total = context.requests.cached_responses_page(request_id, offset, limit)
-            entries: dict[tuple[str, int | None], LawsuitState] = {}
-            for response in page:
-                data = response.response_data
-                if isinstance(data, Lawsuit) and (data.code, data.instance) not in entries:
-                    entry = context.cache.lawsuit_state(data.code, data.instance)
-                    if entry is not None:
-                        entries[(data.code, data.instance)] = entry
-            return page, entries
-
-        page, entries = await asyncio.to_thread(read)
-        rows: list[Row] = []
-        for number, response in enumerate(page, start=offset + 1):
-            known = self._by_id.get(response.response_id or "")
-            row = known if known is not None else Row(number, response)
-            data = response.response_data
-            entry = entries.get((data.code, data.instance)) if isinstance(data, Lawsuit) else None
-            if known is None and entry is not None:
-                recall(row, entry, request_id)
-            rows.append(row)
-            if known is None:
-                self._place(row)
-        if self.completed:
-            for row in rows:
-                if row.provisional and not row.replaced_by:
-                    row.confirmed = True
-        return rows
+        page, states = await asyncio.to_thread(
+            context.requests.cached_responses_with_states, self.request_id, offset, limit
+        )
+        return self.ledger.page_rows(page, states, offset, completed=self.completed)
 
     def _confirm_unreplaced(self) -> None:
         """Once the request is over, a provisional copy nobody replaced is the current one."""
         if self.record is None or str(self.record.status) != "completed":
             return
-        for row in self.rows.loaded():
-            if row.provisional and not row.replaced_by and not row.confirmed:
-                row.confirmed = True
-                self.table.update_item(row)
+        for row in confirm_unreplaced(self.rows.loaded()):
+            self.table.update_item(row)
 
     def _start(self, context: ServiceContext) -> None:
         status = str(self.record.status) if self.record is not None else ""
@@ -321,27 +228,10 @@ class ResponsesScreen(LawsuitScreen):
         self, responses: Iterable[ResponseRecord], changes: Mapping[str, Change] | None = None
     ) -> None:
         for response in responses:
-            if response.response_id and response.response_id in self._by_id:
-                continue
-            if self._stored_mark is not None and order_key(response) <= self._stored_mark:
-                continue
-            row = Row(len(self.rows) + 1, response)
-            if changes and response.response_id:
-                row.change = changes.get(response.response_id)
-            self.rows.append(row)
-            self._place(row)
-
-    def _place(self, row: Row) -> None:
-        if row.response.response_id:
-            self._by_id[row.response.response_id] = row
-        subject = subject_key(row.response)
-        if subject is None:
-            return
-        if row.provisional:
-            self._provisional_of[subject] = row
-        elif subject in self._provisional_of:
-            old = self._provisional_of.pop(subject)
-            old.replaced_by = row.key
+            change = changes.get(response.response_id) if changes and response.response_id else None
+            row = self.ledger.admit(response, len(self.rows) + 1, change)
+            if row is not None:
+                self.rows.append(row)
 
     def _show(self) -> None:
         self.table.set_items(self.rows)
@@ -385,7 +275,7 @@ class ResponsesScreen(LawsuitScreen):
     def _paged(self, event: PagedTable.PageChanged) -> None:
         self._show_summary()
 
-    def _selected(self) -> Row | None:
+    def _selected(self) -> ResponseRow | None:
         return self.table.selected_item()
 
     def _show_detail(self) -> None:
@@ -414,12 +304,10 @@ class ResponsesScreen(LawsuitScreen):
                 changes[event.response.response_id] = event.change
             before = len(self.rows)
             self._add_responses([event.response], changes)
-            replaced: list[Row] = []
+            replaced: list[ResponseRow] = []
             if len(self.rows) > before:
                 new_key = self.rows[-1].key
-                known = self._by_id.get(event.replaces or "")
-                if known is not None and known.provisional and not known.replaced_by:
-                    known.replaced_by = new_key
+                self.ledger.replaced(event.replaces, new_key)
                 replaced = [row for row in self.rows.loaded() if row.replaced_by == new_key]
                 if self.table.page == self.table.page_count - 1 or not self.table.items:
                     self.table.set_items(self.rows)
@@ -546,61 +434,7 @@ class ResponsesScreen(LawsuitScreen):
         )
 
 
-def order_key(response: ResponseRecord) -> tuple[str, str]:
-    """Where a response falls in the cache's order of a request's responses."""
-    created = response.created_at
-    if isinstance(created, datetime):
-        stamp = created.astimezone(UTC).isoformat() if created.tzinfo else created.isoformat()
-    else:
-        stamp = str(created or "")
-    return (stamp, response.response_id or "")
-
-
-def recall(row: Row, entry: LawsuitState, request_id: str) -> None:
-    """What the stored version of a row's lawsuit says about a row read from the cache."""
-    if row.provisional:
-        if not entry.provisional:
-            # The court answered: within this request (it confirmed the copy) or later.
-            if entry.source == request_id:
-                row.confirmed = True
-            else:
-                row.replaced_by = entry.source or "?"
-        return
-    if entry.provisional or entry.source != row.key:
-        return
-    changes = entry.changes
-    row.change = RecalledChange(
-        new_step_ids=sorted(changes.new_step_ids) if changes else [],
-        new_attachment_ids=sorted(changes.new_attachment_ids) if changes else [],
-        replaced_provisional=bool(changes and changes.replaced_provisional),
-    )
-
-
-def subject_code(response: ResponseRecord) -> str | None:
-    """The CNJ number an error response is about, when its data names one."""
-    error = response.application_error
-    details = error.details if error is not None else None
-    if isinstance(details, dict) and isinstance(details.get("code"), str):
-        return str(details["code"])
-    return None
-
-
-def vault_system(response: ResponseRecord) -> str | None:
-    """The court system named by a credential error, when its details say it."""
-    error = response.application_error
-    if error is None:
-        return None
-    details = error.details
-    if isinstance(details, dict):
-        for field in ("system_name", "system"):
-            if isinstance(details.get(field), str):
-                return str(details[field])
-    tags = response.tags or {}
-    system = tags.get("system_name")
-    return system if isinstance(system, str) else None
-
-
-def detail_renderable(row: Row, vault_key: str) -> Any:
+def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
     response = row.response
     error = response.application_error
     if error is not None:
