@@ -74,7 +74,7 @@ class TrackingDetailScreen(FramedScreen):
         record: TrackingRecord,
         on_change: Callable[[TrackingRecord], None] | None = None,
     ) -> None:
-        super().__init__(classes="tracking-detail")
+        super().__init__()
         self.record = record
         self._on_change = on_change
         self.movements: list[Movement] = []
