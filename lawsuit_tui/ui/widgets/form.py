@@ -58,7 +58,8 @@ ResultType = TypeVar("ResultType")
 
 
 class FieldBox(Vertical):
-    """A label, the input widget and an error line under it (hidden while empty)."""
+    """A label, the input widget, then a hint and an error line under it (each hidden while
+    empty); ``field`` names it in the form's problems, its id is ``box-<field>``."""
 
     DEFAULT_CSS = """
     FieldBox {
@@ -100,11 +101,6 @@ class FieldBox(Vertical):
         self._widget = widget
         self.field = field
         self._hint = hint
-
-    @property
-    def input_widget(self) -> Widget:
-        """The widget the user types or chooses in."""
-        return self._widget
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="field-label")
