@@ -86,7 +86,7 @@ STARTUP_IMPORTS = (
     "lawsuit_tui.commands.tui",
     "lawsuit_tui.ui.app",
     # What `lawsuit-tui` really imports before its first frame, in one line.
-    "lawsuit_tui.cli, lawsuit_tui.config, lawsuit_tui.ui.app, lawsuit_tui.ui.screens.lookup",
+    "lawsuit_tui.cli, lawsuit_tui.config, lawsuit_tui.ui.app, lawsuit_tui.ui.lookup.screen",
 )
 
 FORBIDDEN_BEFORE_FRAME = (

@@ -32,11 +32,11 @@ async def _shots(out: Path, size: tuple[int, int]) -> list[Path]:
     from textual.widgets import Input
 
     from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
-    from lawsuit_tui.ui.screens.lawsuit import LawsuitTreeScreen
-    from lawsuit_tui.ui.screens.request_form import RequestFormScreen
-    from lawsuit_tui.ui.screens.responses import ResponsesScreen
-    from lawsuit_tui.ui.widgets.lawsuit_tree import LawsuitTree
-    from tests.ui.harness import Harness, ready, samples, settle, wait_for
+    from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
+    from lawsuit_tui.ui.lawsuit.tree import LawsuitTree
+    from lawsuit_tui.ui.requests.request_form import RequestFormScreen
+    from lawsuit_tui.ui.requests.responses import ResponsesScreen
+    from tests.support.ui_harness import Harness, ready, samples, settle, wait_for
 
     sample = samples()
     harness = Harness()
@@ -111,26 +111,28 @@ async def _shots(out: Path, size: tuple[int, int]) -> list[Path]:
         await settle(pilot)
         await pilot.press("f1")
         await save("help")
-    saved.extend(await _part2_shots(out, size))
+    saved.extend(await _feature_shots(out, size))
     return saved
 
 
-async def _part2_shots(out: Path, size: tuple[int, int]) -> list[Path]:
-    """Trackings, the vault grid and a count: the scenarios of the part 2 snapshot tests,
-    each on a fresh sandbox (they build their own data)."""
-    from tests.ui.part2_fakes import Part2Sandbox
-    from tests.ui.test_part2_snapshots import (
+async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
+    """Trackings, the vault grid and a count: the scenarios the snapshot tests of those
+    screens use too (``scripts/screenshot_scenarios.py``), each on a fresh sandbox (they
+    build their own data)."""
+    from scripts.screenshot_scenarios import (
+        Scenario,
         count_accepted,
+        login_with_two_factor,
         tracking_detail,
         trackings_list,
         vault_default,
     )
-    from tests.ui.test_vault_snapshots import login_with_two_factor
+    from tests.support.ui_harness import ContextClockHarness
 
-    async def vault_register(_sandbox: Part2Sandbox, pilot: Any) -> None:
+    async def vault_register(_sandbox: ContextClockHarness, pilot: Any) -> None:
         await login_with_two_factor(pilot)
 
-    shots = [
+    shots: list[tuple[str, Scenario]] = [
         ("trackings", trackings_list),
         ("tracking-detail", tracking_detail),
         ("vault", vault_default),
@@ -139,7 +141,7 @@ async def _part2_shots(out: Path, size: tuple[int, int]) -> list[Path]:
     ]
     saved: list[Path] = []
     for name, scenario in shots:
-        sandbox = Part2Sandbox()
+        sandbox = ContextClockHarness()
         app = sandbox.app
         async with app.run_test(size=size) as pilot:
             await scenario(sandbox, pilot)

@@ -147,7 +147,7 @@ SAME_IN_BOTH = {
 # (file relative to the project, literal) that are genuinely not translatable.
 ALLOWED: set[tuple[str, str]] = {
     # Court acronyms as an example of input.
-    ("lawsuit_tui/ui/screens/request_form.py", "TJSP, TRF3"),
+    ("lawsuit_tui/ui/requests/request_form.py", "TJSP, TRF3"),
 }
 
 ADDRESS = re.compile(r"\S+://\S*|\S+@\S+")
@@ -658,9 +658,8 @@ def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _snap_pt_br(snap_compare: Any, steps: Any) -> bool:
-    from ui.harness import Harness, ready, settle  # tests/ui, importable as "ui"
-
     from lawsuit_tui.ui.language import interface_language
+    from tests.support.ui_harness import Harness, ready, settle
 
     with interface_language("pt-BR"):
         harness = Harness()
@@ -677,7 +676,7 @@ def _snap_pt_br(snap_compare: Any, steps: Any) -> bool:
 
 
 async def _goto(pilot: Any, destination: str) -> None:
-    from ui.harness import settle
+    from tests.support.ui_harness import settle
 
     pilot.app.goto(destination)
     await pilot.pause(0.1)
@@ -686,7 +685,8 @@ async def _goto(pilot: Any, destination: str) -> None:
 
 async def _lookup_pt_br(pilot: Any, key: str) -> None:
     from textual.widgets import Input
-    from ui.harness import settle
+
+    from tests.support.ui_harness import settle
 
     pilot.app.screen.query_one("#search", Input).value = key
     await pilot.press("enter")
@@ -695,7 +695,7 @@ async def _lookup_pt_br(pilot: Any, key: str) -> None:
 
 @pytest.mark.usefixtures("steady_cursor")
 def test_pt_br_lookup_results(snap_compare: Any) -> None:
-    from ui.harness import samples
+    from tests.support.ui_harness import samples
 
     async def steps(pilot: Any) -> None:
         await _lookup_pt_br(pilot, samples()["two_instance_lawsuit"])
@@ -705,9 +705,8 @@ def test_pt_br_lookup_results(snap_compare: Any) -> None:
 
 @pytest.mark.usefixtures("steady_cursor")
 def test_pt_br_lawsuit(snap_compare: Any) -> None:
-    from ui.harness import samples, settle, wait_for
-
-    from lawsuit_tui.ui.screens.lawsuit import LawsuitTreeScreen
+    from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
+    from tests.support.ui_harness import samples, settle, wait_for
 
     async def steps(pilot: Any) -> None:
         await _lookup_pt_br(pilot, samples()["big_lawsuit"])

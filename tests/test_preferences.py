@@ -47,7 +47,7 @@ def test_a_broken_file_gives_defaults_not_an_error(isolated_config: Path) -> Non
 def test_reading_them_imports_no_pydantic() -> None:
     code = (
         "import sys; from lawsuit_tui.preferences import read_preferences; read_preferences();"
-        "import lawsuit_tui.ui.app, lawsuit_tui.ui.screens.lookup;"
+        "import lawsuit_tui.ui.app, lawsuit_tui.ui.lookup.screen;"
         "print(sorted(m for m in ('pydantic', 'httpx', 'tinydb') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

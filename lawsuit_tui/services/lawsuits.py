@@ -157,6 +157,20 @@ class LawsuitService:
             size=len(file.content), media=media or _("unknown type")
         )
 
+    async def export_to(self, code: str, instance: int | None, folder: Path) -> Path:
+        """Write the cached lawsuit as JSON into ``folder`` (made if missing), as
+        ``<code>[-<instance>].json``; the file written."""
+        text = self.export_json(code, instance)
+        suffix = f"-{instance}" if instance else ""
+        target = folder / f"{code}{suffix}.json"
+
+        def write() -> None:
+            folder.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+
+        await asyncio.to_thread(write)
+        return target
+
     def export_json(self, code: str, instance: int | None = None) -> str:
         """The cached lawsuit as indented JSON, every field kept (nothing secret is cached)."""
         data = self._d.cache.get_lawsuit(code, instance)

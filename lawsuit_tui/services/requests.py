@@ -16,7 +16,7 @@ from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.results import Completed, FollowEvent, ResponseArrived, StatusChanged
-from lawsuit_tui.store import LawsuitChange
+from lawsuit_tui.store import LawsuitChange, LawsuitState
 
 __all__ = ["FollowPolicy", "RequestService", "replacement_key"]
 
@@ -239,6 +239,36 @@ class RequestService:
         """Responses of a request kept in the cache, in the order they were made."""
         rows: list[dict[str, Any]] = self._d.cache.store.responses_of(request_id)
         return [ResponseRecord.model_validate(d) for d in reversed(rows)]
+
+    def cached_record(self, request_id: str) -> RequestRecord | None:
+        """The request as the cache keeps it (None when it does not); a blocking call."""
+        raw = self._d.cache.store.get_request(request_id)
+        return RequestRecord.model_validate(raw) if raw is not None else None
+
+    def cached_overview(
+        self, request_id: str
+    ) -> tuple[RequestRecord | None, int, ResponseRecord | None]:
+        """The cached record of a request, how many responses the cache holds for it, and
+        the last of them; a blocking call (store reads): call it from a worker thread."""
+        record = self.cached_record(request_id)
+        total = self.cached_responses_page(request_id, 0, 0)[1]
+        last, _total = self.cached_responses_page(request_id, total - 1, 1)
+        return record, total, last[-1] if total and last else None
+
+    def cached_responses_with_states(
+        self, request_id: str, offset: int, limit: int
+    ) -> tuple[list[ResponseRecord], dict[tuple[str, int | None], LawsuitState]]:
+        """One page of :meth:`cached_responses_page` and the cache's state of each lawsuit it
+        holds (read once per lawsuit, without validating it); a blocking call."""
+        page, _total = self.cached_responses_page(request_id, offset, limit)
+        states: dict[tuple[str, int | None], LawsuitState] = {}
+        for response in page:
+            data = response.response_data
+            if isinstance(data, Lawsuit) and (data.code, data.instance) not in states:
+                state = self._d.cache.lawsuit_state(data.code, data.instance)
+                if state is not None:
+                    states[(data.code, data.instance)] = state
+        return page, states
 
     def cached_responses_page(
         self, request_id: str, offset: int, limit: int

@@ -24,7 +24,12 @@ from lawsuit_tui.domain.bodies import (
     is_base32_secret,
 )
 from lawsuit_tui.domain.formatting import format_int
-from lawsuit_tui.domain.vault import CredentialRegistrationResult, SystemStatusRow
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_cnj
+from lawsuit_tui.domain.vault import (
+    WILDCARD_SYSTEM,
+    CredentialRegistrationResult,
+    SystemStatusRow,
+)
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.deps import Deps
 
@@ -33,6 +38,7 @@ __all__ = [
     "MAX_CERTIFICATE_BYTES",
     "CertificateFileError",
     "VaultService",
+    "court_acronym",
     "normalize_totp_secret",
     "read_certificate",
     "suggest_certificate_path",
@@ -176,6 +182,15 @@ def suggest_certificate_path(typed: str) -> str | None:
     return typed + name[len(tail) :] + (os.sep if is_dir else "")
 
 
+def court_acronym(code: str) -> str | None:
+    """The court of a CNJ number (TJSP, TRF3, ...), None when the number does not say."""
+    try:
+        court = parse_cnj(code).court
+    except (InvalidSearchKey, ValueError):
+        return None
+    return court.acronym if court is not None else None
+
+
 class VaultService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
@@ -195,6 +210,22 @@ class VaultService:
         if rows is None:
             return None
         return [SystemStatusRow.model_validate(row) for row in rows]
+
+    async def court_system(self, code: str, instance: int | None) -> str | None:
+        """The exact system name under which the vault lists the court of lawsuit ``code``
+        (``TJSP - ESAJ - 1º grau``), for its instance: the service's secrecy and credential
+        errors do not name it. The court's acronym when the listing has no match; None when
+        the number does not name a court."""
+        acronym = court_acronym(code)
+        if acronym is None:
+            return None
+        rows = self.cached_status(WILDCARD_SYSTEM) or await self.status(WILDCARD_SYSTEM)
+        names = [row.name for row in rows if row.name and row.name.startswith(acronym + " ")]
+        grade = f"{instance or 1}º grau"
+        for name in names:
+            if grade in name:
+                return name
+        return names[0] if names else acronym
 
     async def load_certificate(self, path: str | os.PathLike[str]) -> SecretStr:
         """:func:`read_certificate` off the event loop (the file may be on a slow disk)."""

@@ -1,1 +1,1 @@
-"""ui layer of lawsuit-tui."""
+"""The user interface (Textual), organised by feature; see ``app.py`` for the shell."""

@@ -1,8 +1,12 @@
-"""Failures in plain words: service errors and application-error results.
+"""Failures in plain words: the one place the UI turns an exception into text.
 
-``describe_error`` turns any exception into the one line a notice shows (the service's own
-message for an ``ApiError``, never a traceback). ``explain_application_error`` says what an
-``application_error`` response means and what to do about it.
+``describe_error`` turns any exception into what a notice shows (the service's own message
+for a service error, never a traceback); ``app.report_error`` is the one way such a notice is
+raised, and every worker of a screen that fails reaches it. ``explain_application_error``
+says what an ``application_error`` response means and what to do about it. The predicates
+(``is_not_available``, ``is_conflict``) and ``service_messages`` recognise the service's
+errors by their types, imported from ``services.errors`` when a failure happens (never before
+the first frame).
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ def explain_application_error(code: str | int | None) -> Explanation:
 
 def credential_problem(error: BaseException) -> Explanation | None:
     """The explanation when a failed call means a court credential is missing or invalid."""
-    from lawsuit_tui.api.errors import ApiError
+    from lawsuit_tui.services.errors import ApiError
 
     if not isinstance(error, ApiError):
         return None
@@ -97,7 +101,7 @@ def credential_problem(error: BaseException) -> Explanation | None:
 
 def describe_error(error: BaseException) -> str:
     """One line for a notice: what failed, in the service's own words when it gave some."""
-    from lawsuit_tui.api.errors import ApiError
+    from lawsuit_tui.services.errors import ApiError
 
     if isinstance(error, ApiError):
         code = error.code if error.code is not None else error.name
@@ -113,3 +117,40 @@ def describe_error(error: BaseException) -> str:
         return str(error.strerror or error)
     text = str(error).strip()
     return text or type(error).__name__
+
+
+def is_not_available(error: BaseException) -> bool:
+    """The service lacks this (optional) operation: a 404/405 that names no resource."""
+    from lawsuit_tui.services.errors import OperationNotAvailable
+
+    return isinstance(error, OperationNotAvailable)
+
+
+def is_conflict(error: BaseException) -> bool:
+    """The service refused because the thing exists already (409)."""
+    from lawsuit_tui.services.errors import Conflict
+
+    return isinstance(error, Conflict)
+
+
+def service_messages(error: BaseException) -> list[str]:
+    """Every message of a count-style ``{errors: [...]}`` answer (else the one line)."""
+    from lawsuit_tui.services.errors import ApiError
+
+    if isinstance(error, ApiError):
+        if error.messages:
+            return list(error.messages)
+        if error.items:
+            lines = []
+            for item in error.items:
+                text = item.message or item.rule or ""
+                lines.append(f"{item.field}: {text}" if item.field else text)
+            return lines
+    return [describe_error(error)]
+
+
+def http_status(error: BaseException) -> int | None:
+    """The HTTP status of the service's answer, None when there was none."""
+    from lawsuit_tui.services.errors import ApiError
+
+    return error.status if isinstance(error, ApiError) else None

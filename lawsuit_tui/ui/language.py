@@ -8,9 +8,9 @@ Two ways for the app to offer it (both list "Language: English" and "Language: P
 
 Choosing one calls :func:`switch_language`: it sets the language, redoes every binding
 description (the Footer, the help screen, the palette's key hints, and screens built later),
-redraws every screen so that text produced at render time follows, posts
-:class:`LanguageChanged` to the app and to every screen, remembers the choice in the config
-file through ``save_preferences`` (in a thread worker), says so in the new language, and builds
+redraws every screen so that text produced at render time follows, posts ``LanguageChanged``
+(``ui/messages.py``) to the app and to every screen, remembers the choice in the config file
+through ``save_preferences`` (in a thread worker), says so in the new language, and builds
 the base screen of every mode again so that text made in ``compose`` follows too (a mode with
 something pushed over its base screen is left as it is).
 
@@ -30,7 +30,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingsMap
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
-from textual.message import Message
 from textual.screen import Screen
 
 from lawsuit_tui.i18n import (
@@ -41,30 +40,10 @@ from lawsuit_tui.i18n import (
     retranslate,
     set_language,
 )
+from lawsuit_tui.ui.messages import LanguageChanged, every_screen
 
 # Words that find the commands whatever language the interface is in.
 SEARCH_ALIASES = "language idioma língua"
-
-
-class LanguageChanged(Message, bubble=False):
-    """Posted to the app and to every screen after the interface language changed (each gets
-    its own copy, once: it does not bubble)."""
-
-    def __init__(self, language: str) -> None:
-        super().__init__()
-        self.language = language
-
-
-def _screens(app: App[Any]) -> list[Screen[Any]]:
-    # Every mode keeps its own stack; screens of modes not on show must follow too. Textual
-    # has no public accessor for the stacks of other modes.
-    screens: list[Screen[Any]] = []
-    for stack in app._screen_stacks.values():
-        screens.extend(screen for screen in stack if screen not in screens)
-    for screen in app.screen_stack:
-        if screen not in screens:
-            screens.append(screen)
-    return screens
 
 
 def _retranslated(binding: Binding) -> Binding:
@@ -109,7 +88,7 @@ def retranslate_bindings(app: App[Any]) -> None:
     """
     retranslate_class_bindings()
     nodes: list[DOMNode] = [app]
-    for screen in _screens(app):
+    for screen in every_screen(app):
         nodes.extend(screen.walk_children(with_self=True))
     for node in nodes:
         _retranslate_map(node._bindings)
@@ -187,7 +166,7 @@ def switch_language(
         # A settings object that refuses the value keeps its own; the file is still written.
         with contextlib.suppress(ValueError):
             settings.language = applied
-    for screen in _screens(app):
+    for screen in every_screen(app):
         for node in screen.walk_children(with_self=True):
             node.refresh()
         screen.post_message(LanguageChanged(applied))

@@ -3,8 +3,8 @@
 Each destination is an App *mode* (its own screen stack, kept while the user visits the
 others), reachable by one key (``app.goto.<id>``, overridable through the config keymap) and
 from the command palette. Screen classes are named by ``"module:Class"`` and imported only the
-first time the destination is visited, so the first frame never pays for them; a module that
-does not exist yet gives a "coming soon" screen instead of a crash.
+first time the destination is visited, so the first frame never pays for them. A destination
+whose module or class cannot be loaded is a bug, and fails loudly (the import's own error).
 """
 
 from __future__ import annotations
@@ -44,18 +44,16 @@ class Destination:
     def description(self) -> str:
         return _(self.help) if self.help else ""
 
-    def load(self) -> type[Screen[None]] | None:
-        """The screen class, or None when its module is not there (yet)."""
+    def load(self) -> type[Screen[None]]:
+        """The screen class (imported on first use). An import that fails raises, as does a
+        module without the class: a renamed module must never turn into an empty screen."""
         module_name, _sep, class_name = self.screen.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            # Only a missing destination module means "coming soon"; a missing dependency
-            # inside an existing module is a real bug and must surface.
-            if exc.name is not None and module_name.startswith(exc.name):
-                return None
-            raise
+        module = importlib.import_module(module_name)
         screen_class: type[Screen[None]] | None = getattr(module, class_name, None)
+        if screen_class is None:
+            raise ImportError(
+                f"destination {self.id!r}: {module_name} has no {class_name}", name=module_name
+            )
         return screen_class
 
 
@@ -64,35 +62,35 @@ DESTINATIONS: tuple[Destination, ...] = (
         "lookup",
         "f2",
         N_("Lookup"),
-        "lawsuit_tui.ui.screens.lookup:LookupScreen",
+        "lawsuit_tui.ui.lookup.screen:LookupScreen",
         N_("Find lawsuits by CNJ number, CPF, CNPJ or OAB"),
     ),
     Destination(
         "requests",
         "f3",
         N_("Requests"),
-        "lawsuit_tui.ui.screens.requests:RequestsScreen",
+        "lawsuit_tui.ui.requests.request_list:RequestsScreen",
         N_("Asynchronous requests and their responses"),
     ),
     Destination(
         "trackings",
         "f4",
         N_("Trackings"),
-        "lawsuit_tui.ui.screens.trackings:TrackingsScreen",
+        "lawsuit_tui.ui.trackings.tracking_list:TrackingsScreen",
         N_("Lawsuits and documents being monitored"),
     ),
     Destination(
         "vault",
         "f5",
         N_("Vault"),
-        "lawsuit_tui.ui.screens.vault:VaultScreen",
+        "lawsuit_tui.ui.vault.screen:VaultScreen",
         N_("Court credentials that unlock secret lawsuits"),
     ),
     Destination(
         "count",
         "f6",
         N_("Count"),
-        "lawsuit_tui.ui.screens.count:CountScreen",
+        "lawsuit_tui.ui.count.screen:CountScreen",
         N_("Count lawsuits matching a filter, for prospecting"),
     ),
 )

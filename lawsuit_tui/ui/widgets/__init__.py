@@ -1,1 +1,1 @@
-"""Reusable widgets of the app."""
+"""Reusable widgets: the frame of every screen, the paged table, the form kit, theme colours."""

@@ -1,19 +1,56 @@
-"""The frame around every screen: the top bar and the status line."""
+"""The frame around every screen: the top bar and the status line.
+
+Both read the app's state from two attributes of the app (:class:`ShowsStatus`):
+``sandbox_mode`` and ``status_snapshot``, a reactive they watch.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.i18n import _, ngettext
 
-if TYPE_CHECKING:
-    from lawsuit_tui.ui.app import LawsuitApp, StatusSnapshot
+__all__ = ["ShowsStatus", "StatusLine", "StatusSnapshot", "TopBar", "render_status"]
+
+
+@dataclass(frozen=True, slots=True)
+class StatusSnapshot:
+    """What the status line shows; immutable so that a reactive compares it by value."""
+
+    phase: str = "starting"
+    """"starting", "ready" or "failed"."""
+    mode: str = ""
+    rate_remaining: int | None = None
+    rate_limit: int | None = None
+    following: int = 0
+    cache_writable: bool = True
+    cache_message: str = ""
+    problem: str = ""
+    receiver: str = ""
+    """Where the embedded webhook receiver listens (``host:port``), "" when it does not."""
+    deliveries: int = 0
+    """Deliveries the embedded receiver stored this session."""
+
+
+class ShowsStatus(Protocol):
+    """What the frame reads of the app."""
+
+    @property
+    def sandbox_mode(self) -> bool: ...
+
+    @property
+    def status_snapshot(self) -> StatusSnapshot: ...
+
+
+def _shown(app: App[Any]) -> ShowsStatus:
+    return cast("ShowsStatus", app)
 
 
 class TopBar(Horizontal):
@@ -45,12 +82,11 @@ class TopBar(Horizontal):
         yield Static(_("SANDBOX"), id="badge")
 
     def on_mount(self) -> None:
-        app: LawsuitApp = self.app  # type: ignore[assignment]
-        self.set_class(app.sandbox_mode, "-sandbox")
-        self.watch(app, "status_snapshot", self._status, init=False)
+        self.set_class(_shown(self.app).sandbox_mode, "-sandbox")
+        self.watch(self.app, "status_snapshot", self._status, init=False)
 
     def _status(self, snapshot: StatusSnapshot) -> None:
-        app: LawsuitApp = self.app  # type: ignore[assignment]
+        app = _shown(self.app)
         self.set_class(app.sandbox_mode, "-sandbox")
 
     def set_title(self, title: str) -> None:
@@ -82,11 +118,11 @@ class StatusLine(Static):
         return width if width > 0 else None
 
     def on_resize(self) -> None:
-        app: LawsuitApp = self.app  # type: ignore[assignment]
+        app = _shown(self.app)
         self._show(app.status_snapshot)
 
     def refresh_status(self) -> None:
-        app: LawsuitApp = self.app  # type: ignore[assignment]
+        app = _shown(self.app)
         self._show(app.status_snapshot)
 
 

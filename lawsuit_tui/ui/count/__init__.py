@@ -1,0 +1,1 @@
+"""Count: lawsuits matching a filter, for prospecting, and the history of counts."""

@@ -1,0 +1,93 @@
+"""What a screen may ask of the app: :class:`ScreenHost`.
+
+Screens, dialogs and feature widgets see the app through this Protocol (``self.host`` on a
+:class:`~lawsuit_tui.ui.framed_screen.FramedScreen`, :func:`host_of` elsewhere), never through
+``ui/app.py``: the app imports the screens, so a screen importing the app would close a
+circle. ``LawsuitApp`` implements it; Textual's own ``App`` API (``push_screen``, ``notify``,
+``theme``...) stays on ``self.app``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from lawsuit_tui.config import Settings
+    from lawsuit_tui.domain.lawsuit import Lawsuit
+    from lawsuit_tui.services.context import ServiceContext
+
+__all__ = ["ScreenHost", "host_of"]
+
+
+class ScreenHost(Protocol):
+    """The app as its screens use it."""
+
+    @property
+    def settings(self) -> Settings:
+        """The validated settings (download_dir, default_customer_key, ...)."""
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        """The cache is opened read-only for this session."""
+        ...
+
+    @property
+    def services(self) -> ServiceContext | None:
+        """The open service context, or None while it opens (or when it failed)."""
+        ...
+
+    async def context(self) -> ServiceContext:
+        """The service context, waiting while it opens; ServicesUnavailable if it failed."""
+        ...
+
+    def report_error(self, error: BaseException, *, title: str | None = None) -> None:
+        """The one way a failure reaches the user: a notice in the service's own words."""
+        ...
+
+    def announce(self, message: str, destination_id: str, **params: Any) -> None:
+        """A notice that ``app.follow_notice`` (one key) follows to a destination."""
+        ...
+
+    def goto(self, destination_id: str, **params: Any) -> None:
+        """Switch to a destination; ``params`` go to its screen's ``show_params``."""
+        ...
+
+    def open_lawsuit(
+        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+    ) -> None:
+        """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is)."""
+        ...
+
+    def open_request(self, request_id: str) -> None:
+        """Push the responses of a request."""
+        ...
+
+    def open_vault(self, system_name: str | None, customer_key: str | None) -> None:
+        """Go to the vault with this court system and customer key selected."""
+        ...
+
+    def open_vault_for(self, code: str, instance: int | None, customer_key: str | None) -> None:
+        """Go to the vault with the court system of lawsuit ``code`` selected."""
+        ...
+
+    def follow_request(self, request_id: str) -> None:
+        """Follow a request until it ends; every screen gets its RequestFollowEvents."""
+        ...
+
+    def is_following(self, request_id: str) -> bool: ...
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy through the terminal (OSC 52) and say so."""
+        ...
+
+    def binding_key(self, binding_id: str) -> str:
+        """The key the user has for a binding id (after the keymap), for display."""
+        ...
+
+
+def host_of(app: App[Any]) -> ScreenHost:
+    """The app of a widget or a dialog, as a :class:`ScreenHost`."""
+    return cast("ScreenHost", app)

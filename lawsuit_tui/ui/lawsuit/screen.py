@@ -1,0 +1,399 @@
+"""The lawsuit: its essentials in a header, then the tree; pushed over any destination."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Input, Static, Tree
+
+from lawsuit_tui.domain.formatting import format_date, format_datetime, format_money
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.i18n import N_, _
+from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.lawsuit.summaries import lawsuit_class, lawsuit_court
+from lawsuit_tui.ui.lawsuit.tree import (
+    AttachmentItem,
+    LawsuitTree,
+    NodeData,
+    RelatedItem,
+    StepItem,
+)
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit
+    from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.results import LawsuitView
+    from lawsuit_tui.ui.messages import RequestFollowEvent
+
+
+def _view_from(
+    lawsuits: list[Lawsuit], instance: int | None, fetched_at: datetime
+) -> LawsuitView | None:
+    from lawsuit_tui.services.results import LawsuitView
+
+    for lawsuit in lawsuits:
+        if instance is None or lawsuit.instance == instance:
+            return LawsuitView(lawsuit=lawsuit, provisional=True, stored_at=fetched_at)
+    return None
+
+
+def header_table(lawsuit: Lawsuit) -> Table:
+    """The essentials, two label/value pairs a line."""
+    subjects = ", ".join(s.name for s in lawsuit.subjects or [] if s.name)
+    status = " / ".join(part for part in (lawsuit.status, lawsuit.phase) if part)
+    county = " / ".join(part for part in (lawsuit.county, lawsuit.state) if part)
+    secrecy = (
+        Text(_("under secrecy (level {n})").format(n=lawsuit.secrecy_level), style="bold")
+        if lawsuit.is_secret
+        else Text(_("public"))
+    )
+    pairs: list[tuple[str, str | Text]] = [
+        (_("Court"), lawsuit_court(lawsuit)),
+        (_("Class"), lawsuit_class(lawsuit)),
+        (_("Judge"), lawsuit.judge or ""),
+        (_("County"), county),
+        (_("Amount"), format_money(lawsuit.amount)),
+        (_("Status"), status),
+        (_("Distributed"), format_date(lawsuit.distribution_date)),
+        (_("Secrecy"), secrecy),
+        (_("Subjects"), subjects),
+    ]
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    shown = [(label, value) for label, value in pairs if value]
+    for left, right in zip(shown[0::2], [*shown[1::2], ("", "")], strict=False):
+        table.add_row(left[0], left[1], right[0], right[1])
+    return table
+
+
+class LawsuitTreeScreen(FramedScreen):
+    """One lawsuit (code, instance), from the cache first; fresh data on request."""
+
+    TITLE_TEXT = N_("Lawsuit")
+    HELP_TEXT = N_(
+        "Space expands a branch; Enter opens what the line names: a step's whole text, an "
+        "attachment's text, a related lawsuit. Steps are newest first, those new since the "
+        "previous version are marked NEW; / filters them by text."
+    )
+    CSS_PATH = "lawsuit.tcss"
+    AUTO_FOCUS = "#tree"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", _("Back"), id="lawsuit.back"),
+        Binding("slash", "filter", _("Filter steps"), id="lawsuit.filter"),
+        Binding("r", "fresh", _("Fresh data"), id="lawsuit.fresh"),
+        Binding("c", "copy", _("Copy CNJ"), id="lawsuit.copy", show=False),
+        Binding("e", "export", _("Export JSON"), id="lawsuit.export", show=False),
+        Binding("d", "download", _("Download"), id="lawsuit.download"),
+        Binding("v", "view", _("View text"), id="lawsuit.view", show=False),
+    ]
+
+    def __init__(
+        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+    ) -> None:
+        super().__init__()
+        self.code = code
+        self.instance = instance
+        self._given = lawsuit
+        """The lookup's validated lawsuit: shown without reading the cache's copy again."""
+        self.view: LawsuitView | None = None
+        self.followed_request: str | None = None
+        self.checked_at: str | None = None
+        """When a fresh request ended without changing the stored copy (formatted)."""
+
+    def screen_title(self) -> str:
+        suffix = f" · {self.instance}º" if self.instance else ""
+        return _("Lawsuit {code}").format(code=self.code) + suffix
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(_("Loading {code}…").format(code=self.code), id="lawsuit-header")
+        yield Static("", id="lawsuit-banner")
+        yield Input(placeholder=_("Filter steps: type, then Enter · Escape clears"), id="filter")
+        yield LawsuitTree(id="tree")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        tree = self.query_one(LawsuitTree)
+        tree.loading = True
+        tree.focus()
+
+    def on_services_ready(self, context: ServiceContext) -> None:
+        self._load()
+
+    # --- loading -------------------------------------------------------------------------
+
+    @work(exclusive=True, group="lawsuit.load", exit_on_error=False)
+    async def _load(self) -> None:
+        tree = self.query_one(LawsuitTree)
+        context = await self.services()
+        try:
+            # A big lawsuit takes most of a second to validate: never on the event loop, and
+            # not at all when the lookup already holds it.
+            given, self._given = self._given, None
+            view: LawsuitView | None
+            if given is not None:
+                view = await asyncio.to_thread(context.lawsuits.view_of, given)
+            else:
+                view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
+            if view is None:
+                # Not kept yet (a related lawsuit): the free cached lookup brings it.
+                try:
+                    key = parse_search_key(self.code, allow_wrong_check_digits=True)
+                except InvalidSearchKey as error:
+                    raise LookupError(str(error)) from None
+                result = await context.lookup.lookup(key)
+                view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
+                if view is None:
+                    # A read-only cache keeps nothing: show what the lookup brought.
+                    view = _view_from(result.lawsuits, self.instance, result.fetched_at)
+        finally:
+            tree.loading = False
+        if view is None:
+            self.query_one("#lawsuit-header", Static).update(
+                _("The service holds no data for {code}. Press r to ask the court.").format(
+                    code=self.code
+                )
+            )
+            return
+        self.show_view(view)
+
+    def show_view(self, view: LawsuitView) -> None:
+        self.view = view
+        lawsuit = view.lawsuit
+        if self.instance is None and lawsuit.instance:
+            self.instance = lawsuit.instance
+            self.set_screen_title(self.screen_title())
+        self.query_one("#lawsuit-header", Static).update(header_table(lawsuit))
+        banner = self.query_one("#lawsuit-banner", Static)
+        banner.display = view.provisional or bool(self.followed_request)
+        if self.followed_request:
+            banner.update(_("Asking the court for fresh data…"))
+        elif view.provisional and self.checked_at:
+            banner.update(
+                _("The court has nothing newer than this copy (checked {when}).").format(
+                    when=self.checked_at
+                )
+            )
+        elif view.provisional:
+            banner.update(
+                _("Provisional copy of {when} · r asks the court for fresh data").format(
+                    when=format_datetime(lawsuit.updated_at or view.stored_at)
+                )
+            )
+        banner.set_class(view.provisional and not self.checked_at, "-provisional")
+        self.query_one(LawsuitTree).show(lawsuit, view.new_step_ids, view.new_attachment_ids)
+
+    # --- fresh data ----------------------------------------------------------------------
+
+    def action_fresh(self) -> None:
+        self._fresh()
+
+    @work(exclusive=True, group="lawsuit.fresh", exit_on_error=False)
+    async def _fresh(self) -> None:
+        context = await self.services()
+        records = await context.lawsuits.refresh(self.code)
+        if not records:
+            return
+        self.followed_request = records[0].request_id
+        banner = self.query_one("#lawsuit-banner", Static)
+        banner.display = True
+        banner.update(_("Asking the court for fresh data…"))
+        self.host.follow_request(self.followed_request)
+
+    def on_request_follow_event(self, message: RequestFollowEvent) -> None:
+        if message.request_id != self.followed_request:
+            return
+        from lawsuit_tui.services.results import Completed, ResponseArrived
+
+        event = message.event
+        if isinstance(event, ResponseArrived):
+            self._reload(None)
+        elif isinstance(event, Completed):
+            self.followed_request = None
+            self.checked_at = format_datetime(event.record.completed_at or event.record.updated_at)
+            self._reload(message.request_id)
+
+    @work(exclusive=True, group="lawsuit.reload", exit_on_error=False)
+    async def _reload(self, completed_request: str | None) -> None:
+        context = await self.services()
+        view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
+        if view is not None:
+            self.show_view(view)
+        if completed_request is None:
+            return
+        responses = await asyncio.to_thread(context.requests.cached_responses, completed_request)
+        errors = [r.application_error for r in responses if r.application_error is not None]
+        if errors:
+            from lawsuit_tui.ui.errors import explain_application_error
+
+            explanation = explain_application_error(errors[-1].code)
+            self.notify(
+                f"{explanation.code}: {explanation.meaning}\n{explanation.action}",
+                title=_("The court did not answer"),
+                severity="warning",
+                timeout=12,
+            )
+        else:
+            self.notify(_("Fresh data of {code} arrived.").format(code=self.code))
+
+    # --- acting on a node ----------------------------------------------------------------
+
+    @on(Tree.NodeSelected, "#tree")
+    def _selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        event.stop()
+        data = event.node.data
+        if isinstance(data, RelatedItem):
+            if data.related.code:
+                self.host.open_lawsuit(data.related.code, data.related.instance)
+        elif isinstance(data, StepItem):
+            self._show_step(data)
+        elif isinstance(data, AttachmentItem):
+            self._view_attachment(data.attachment)
+        else:
+            event.node.toggle()
+
+    def _show_step(self, item: StepItem) -> None:
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        step = item.step
+        title = " · ".join(
+            part for part in (format_date(step.step_date), step.step_type or "") if part
+        )
+        self.app.push_screen(TextViewScreen(title or _("Step"), step.content or _("(no text)")))
+
+    def action_view(self) -> None:
+        data = self.query_one(LawsuitTree).cursor_data()
+        if isinstance(data, AttachmentItem):
+            self._view_attachment(data.attachment)
+        elif isinstance(data, StepItem):
+            self._show_step(data)
+
+    def _view_attachment(self, attachment: Attachment) -> None:
+        self._attachment_text(attachment)
+
+    @work(exclusive=True, group="lawsuit.attachment", exit_on_error=False)
+    async def _attachment_text(self, attachment: Attachment) -> None:
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        if not attachment.attachment_id:
+            return
+        context = await self.services()
+        self.notify(_("Opening the attachment…"), timeout=2)
+        text = await context.lawsuits.attachment_text(
+            self.code, self.instance, attachment.attachment_id
+        )
+        self.app.push_screen(
+            TextViewScreen(attachment.attachment_name or attachment.attachment_id, text)
+        )
+
+    def action_download(self) -> None:
+        data = self.query_one(LawsuitTree).cursor_data()
+        if not isinstance(data, AttachmentItem) or not data.attachment.attachment_id:
+            self.notify(_("Move to an attachment first (expand Attachments or a step)."))
+            return
+        attachment = data.attachment
+        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+
+        def chosen(folder: Path | None) -> None:
+            if folder is not None:
+                self._download(attachment, folder)
+
+        self.app.push_screen(
+            FolderPrompt(
+                _("Download {name}").format(
+                    name=attachment.attachment_name or attachment.attachment_id
+                ),
+                _("The file is saved in this folder (never over an existing file)."),
+                self.host.settings.download_dir,
+            ),
+            chosen,
+        )
+
+    @work(exclusive=True, group="lawsuit.download", exit_on_error=False)
+    async def _download(self, attachment: Attachment, folder: Path) -> None:
+        assert attachment.attachment_id is not None
+        context = await self.services()
+        path = await context.lawsuits.download_attachment(
+            self.code, self.instance, attachment.attachment_id, folder
+        )
+        self.notify(_("Saved {path}").format(path=path))
+
+    # --- filter, copy, export ------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        field = self.query_one("#filter", Input)
+        field.display = True
+        field.value = self.query_one(LawsuitTree).step_filter
+        field.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        # Filtering as one types stays cheap: only the steps group is rebuilt, in chunks.
+        self.query_one(LawsuitTree).filter_steps(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        field = self.query_one("#filter", Input)
+        if not event.value.strip():
+            field.display = False
+        self.query_one(LawsuitTree).focus()
+
+    def action_back(self) -> None:
+        field = self.query_one("#filter", Input)
+        if field.has_focus or field.display:
+            field.value = ""
+            field.display = False
+            self.query_one(LawsuitTree).filter_steps("")
+            self.query_one(LawsuitTree).focus()
+            return
+        self.dismiss()
+
+    def action_copy(self) -> None:
+        self.host.copy_text(self.code, _("the CNJ number"))
+
+    def action_export(self) -> None:
+        from lawsuit_tui.ui.lawsuit.export import export_lawsuit
+
+        export_lawsuit(self.app, self.code, self.instance)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        typing = isinstance(self.focused, Input)
+        return not (typing and action in ("filter", "fresh", "copy", "export", "download", "view"))
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("Filter steps"),
+            _("Show only steps with a text"),
+            self.action_filter,
+            binding_id="lawsuit.filter",
+        )
+        yield PaletteCommand(
+            _("Fresh data"), _("Ask the court again"), self.action_fresh, binding_id="lawsuit.fresh"
+        )
+        yield PaletteCommand(_("Copy CNJ"), self.code, self.action_copy, binding_id="lawsuit.copy")
+        yield PaletteCommand(
+            _("Export JSON"),
+            _("Save the lawsuit as JSON"),
+            self.action_export,
+            binding_id="lawsuit.export",
+        )
+        yield PaletteCommand(
+            _("Download attachment"),
+            _("Save the attachment under the cursor"),
+            self.action_download,
+            binding_id="lawsuit.download",
+        )

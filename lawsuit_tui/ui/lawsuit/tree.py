@@ -1,0 +1,497 @@
+"""The lawsuit as a tree: parties and lawyers, steps, attachments, related lawsuits, history.
+
+Big groups (steps, attachments) are filled only when expanded, a few hundred nodes at a time
+with a yield to the event loop between chunks, so a lawsuit with 10,000 steps opens at once and
+the app keeps answering keys while the nodes arrive. Each node keeps what it shows on
+``node.data``; the screen acts on it (open, view, download).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+from textual.worker import Worker, WorkerState
+
+from lawsuit_tui.domain.enums import Side
+from lawsuit_tui.domain.formatting import format_date, format_document, format_int
+from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit, Party, RelatedLawsuit, Step
+from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.lawsuit.summaries import party_name
+
+PAGE = 200
+"""Most nodes a group shows before a "more" node (Tree re-measures every visible line)."""
+CHUNK = 100
+"""Nodes added between two yields to the event loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A node whose children are built when it is first expanded."""
+
+    kind: str
+    """"steps", "year" or "attachments"."""
+    key: str = ""
+    """The year of a "year" group."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoreItem:
+    """The "show more" node at the end of a page: the whole list and where the rest starts."""
+
+    items: Sequence[Any]
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepItem:
+    step: Step
+    new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentItem:
+    attachment: Attachment
+    new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedItem:
+    related: RelatedLawsuit
+    main: bool = False
+
+
+NodeData = Group | MoreItem | StepItem | AttachmentItem | RelatedItem | None
+
+
+@dataclass
+class _Index:
+    """Steps newest first, and attachments by step, computed once per lawsuit."""
+
+    steps: list[Step] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    by_step: dict[str, list[Attachment]] = field(default_factory=dict)
+
+
+def _index(lawsuit: Lawsuit) -> _Index:
+    steps = sorted(
+        lawsuit.steps or [],
+        key=lambda step: (step.step_date or step.created_at or "", step.step_id or ""),
+        reverse=True,
+    )
+    attachments = list(lawsuit.attachments or [])
+    by_step: defaultdict[str, list[Attachment]] = defaultdict(list)
+    for attachment in attachments:
+        if attachment.step_id:
+            by_step[attachment.step_id].append(attachment)
+    return _Index(steps, attachments, dict(by_step))
+
+
+def _year(step: Step) -> str:
+    return format_date(step.step_date or step.created_at)[-4:]
+
+
+def _first_line(text: str | None, limit: int = 160) -> str:
+    if not text:
+        return ""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def step_label(step: Step, new: bool, attachments: int = 0) -> Text:
+    label = Text()
+    if new:
+        label.append(_("NEW") + " ", "bold reverse")
+    label.append(format_date(step.step_date) or "--/--/----", "bold")
+    if step.step_type:
+        label.append(f"  {step.step_type}", "italic")
+    if attachments:
+        label.append(
+            f"  ▪{attachments}",
+            "dim",
+        )
+    content = _first_line(step.content)
+    if content:
+        label.append(f"  {content}")
+    return label
+
+
+def attachment_label(attachment: Attachment, new: bool) -> Text:
+    label = Text()
+    if new:
+        label.append(_("NEW") + " ", "bold reverse")
+    name = attachment.attachment_name or attachment.attachment_id or "?"
+    if attachment.extension and not name.lower().endswith("." + attachment.extension.lower()):
+        name = f"{name}.{attachment.extension}"
+    label.append("▪ " + name, "bold")
+    details = [
+        format_date(attachment.attachment_date),
+        attachment.attachment_type or "",
+        attachment.status or "",
+    ]
+    if attachment.private:
+        details.append(_("private"))
+    if attachment.corrupted:
+        details.append(_("corrupted"))
+    shown = "  ·  ".join(part for part in details if part)
+    if shown:
+        label.append(f"  {shown}", "dim")
+    return label
+
+
+def party_label(party: Party) -> Text:
+    label = Text(party_name(party), style="bold")
+    if party.main_document:
+        label.append(f"  {format_document(party.main_document)}", "dim")
+    if party.person_type:
+        label.append(f"  {party.person_type}", "italic dim")
+    return label
+
+
+def related_label(item: RelatedItem) -> Text:
+    related = item.related
+    label = Text()
+    if item.main:
+        label.append(_("Main lawsuit") + ": ", "italic")
+    label.append(related.code or "?", "bold")
+    if related.instance:
+        label.append(f"  {related.instance}º")
+    name = related.name or (related.classification.name if related.classification else None)
+    if name:
+        label.append(f"  {name}", "dim")
+    return label
+
+
+class LawsuitTree(Tree[NodeData]):
+    """The tree of one lawsuit; ``show(lawsuit, new_step_ids, new_attachment_ids)`` fills it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_node", _("Expand"), id="lawsuit.toggle", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__("lawsuit", id=id)
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 3
+        self._lawsuit: Lawsuit | None = None
+        self._index = _Index()
+        self._new_steps: set[str] = set()
+        self._new_attachments: set[str] = set()
+        self._filter = ""
+        self._steps_node: TreeNode[NodeData] | None = None
+        self._generation = 0
+        self.filling = False
+        """True while a group is still receiving its chunks (tests wait on it)."""
+
+    # --- building ------------------------------------------------------------------------
+
+    def show(
+        self,
+        lawsuit: Lawsuit,
+        new_step_ids: Iterable[str] = (),
+        new_attachment_ids: Iterable[str] = (),
+    ) -> None:
+        expanded = {
+            str(node.label.plain if isinstance(node.label, Text) else node.label).split(" (")[0]
+            for node in self.root.children
+            if node.is_expanded
+        }
+        self._generation += 1
+        self._lawsuit = lawsuit
+        self._index = _index(lawsuit)
+        self._new_steps = set(new_step_ids)
+        self._new_attachments = set(new_attachment_ids)
+        self.clear()
+        root = self.root
+        self._add_parties(root, lawsuit.parties or [])
+        steps_count = len(self._index.steps)
+        new_count = sum(1 for step in self._index.steps if step.step_id in self._new_steps)
+        steps_title = Text(_("Steps") + f" ({format_int(steps_count)})", style="bold")
+        if new_count:
+            steps_title.append("  " + _("{n} new").format(n=format_int(new_count)), "reverse")
+        self._steps_node = root.add(steps_title, data=Group("steps"), allow_expand=steps_count > 0)
+        attachments = len(self._index.attachments)
+        root.add(
+            Text(_("Attachments") + f" ({format_int(attachments)})", style="bold"),
+            data=Group("attachments"),
+            allow_expand=attachments > 0,
+        )
+        self._add_related(root, lawsuit)
+        self._add_history(root, lawsuit)
+        for node in root.children:
+            title = node.label.plain if isinstance(node.label, Text) else str(node.label)
+            if title.split(" (")[0] in expanded and node.allow_expand:
+                node.expand()
+        self.move_cursor_to_line(0)
+
+    def _add_parties(self, root: TreeNode[NodeData], parties: Sequence[Party]) -> None:
+        node = root.add(
+            Text(_("Parties") + f" ({format_int(len(parties))})", style="bold"),
+            allow_expand=bool(parties),
+        )
+        sides: dict[str, list[Party]] = defaultdict(list)
+        for party in parties:
+            sides[str(party.side) if party.side else ""].append(party)
+        titles = {Side.ACTIVE.value: _("Active side"), Side.PASSIVE.value: _("Passive side")}
+        for side in sorted(sides, key=lambda s: (s not in titles, s != Side.ACTIVE.value, s)):
+            members = sides[side]
+            title = titles.get(side) or (side or _("Other parties"))
+            side_node = node.add(Text(f"{title} ({len(members)})", style="italic"), expand=True)
+            for party in members:
+                party_node = side_node.add(party_label(party), allow_expand=False)
+                extra_docs = [
+                    d
+                    for d in party.documents or []
+                    if d.document and d.document != party.main_document
+                ]
+                for document in extra_docs:
+                    party_node.allow_expand = True
+                    party_node.add_leaf(
+                        Text(
+                            format_document(document.document, str(document.document_type or ""))
+                            + (f"  {document.document_type}" if document.document_type else ""),
+                            style="dim",
+                        )
+                    )
+                for lawyer in party.lawyers or []:
+                    party_node.allow_expand = True
+                    lawyer_label = Text("⚖ " + (lawyer.name or "?"))
+                    oabs = [
+                        format_document(d.document, "oab")
+                        for d in lawyer.documents or []
+                        if d.document and str(d.document_type or "").lower() == "oab"
+                    ]
+                    if not oabs and lawyer.main_document:
+                        oabs = [format_document(lawyer.main_document)]
+                    if oabs:
+                        lawyer_label.append("  " + ", ".join(oabs), "dim")
+                    party_node.add_leaf(lawyer_label)
+
+    def _add_related(self, root: TreeNode[NodeData], lawsuit: Lawsuit) -> None:
+        related = list(lawsuit.related_lawsuits or [])
+        if not related and lawsuit.main_lawsuit is None:
+            return
+        node = root.add(
+            Text(
+                _("Related lawsuits") + f" ({len(related) + bool(lawsuit.main_lawsuit)})",
+                style="bold",
+            )
+        )
+        if lawsuit.main_lawsuit is not None and lawsuit.main_lawsuit.code:
+            item = RelatedItem(lawsuit.main_lawsuit, main=True)
+            node.add_leaf(related_label(item), data=item)
+        for entry in related:
+            item = RelatedItem(entry)
+            node.add_leaf(related_label(item), data=item)
+
+    def _add_history(self, root: TreeNode[NodeData], lawsuit: Lawsuit) -> None:
+        rows: list[Text] = []
+
+        def row(title: str, when: object, what: str | None) -> None:
+            text = Text(format_date(when) or "--/--/----", style="bold")  # type: ignore[arg-type]
+            text.append(f"  {title}", "italic")
+            if what:
+                text.append(f"  {what}")
+            rows.append(text)
+
+        if lawsuit.distribution is not None:
+            row(
+                _("Distribution"),
+                lawsuit.distribution.distribution_date,
+                lawsuit.distribution.distribution_type,
+            )
+        if lawsuit.sentence is not None:
+            row(_("Sentence"), lawsuit.sentence.sentence_date, lawsuit.sentence.sentence_type)
+        if lawsuit.appeal is not None:
+            row(_("Appeal"), lawsuit.appeal.appeal_date, None)
+        if lawsuit.appeal_judgement is not None:
+            row(
+                _("Appeal judgement"),
+                lawsuit.appeal_judgement.appeal_judgement_date,
+                lawsuit.appeal_judgement.appeal_judgement_type,
+            )
+        if lawsuit.custody is not None:
+            row(_("Custody"), lawsuit.custody.custody_date, lawsuit.custody.custody_type)
+        for phase in lawsuit.phase_history or []:
+            row(_("Phase"), phase.phase_date, phase.name)
+        if not rows:
+            return
+        node = root.add(Text(_("History") + f" ({len(rows)})", style="bold"))
+        for text in rows:
+            node.add_leaf(text)
+
+    # --- lazy groups ---------------------------------------------------------------------
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        node = event.node
+        if isinstance(node.data, Group) and not node.children:
+            event.stop()
+            self.run_worker(
+                self._fill(node, self._generation),
+                group=f"tree.fill.{node.id}",
+                exit_on_error=False,
+            )
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        node = event.node
+        if isinstance(node.data, MoreItem):
+            event.stop()
+            more = node.data
+            parent = node.parent
+            node.remove()
+            if parent is not None:
+                self.run_worker(
+                    self._add_page(parent, more.items, more.start, self._generation),
+                    group=f"tree.more.{parent.id}",
+                    exit_on_error=False,
+                )
+
+    def _step_items(self) -> list[Step]:
+        steps = self._index.steps
+        if not self._filter:
+            return steps
+        needle = self._filter.casefold()
+        return [
+            step
+            for step in steps
+            if needle in (step.content or "").casefold()
+            or needle in (step.step_type or "").casefold()
+            or needle in format_date(step.step_date)
+        ]
+
+    async def _fill(self, node: TreeNode[NodeData], generation: int) -> None:
+        group = node.data
+        assert isinstance(group, Group)
+        if generation != self._generation:
+            return  # refilled (new version, new filter) before this fill began
+        self.filling = True
+        try:
+            if group.kind == "steps":
+                steps = self._step_items()
+                if len(steps) > PAGE and not self._filter:
+                    self._add_years(node, steps)
+                else:
+                    await self._add_page(node, steps, 0, generation)
+            elif group.kind == "year":
+                steps = [s for s in self._step_items() if _year(s) == group.key]
+                await self._add_page(node, steps, 0, generation)
+            elif group.kind == "attachments":
+                await self._add_page(node, self._index.attachments, 0, generation)
+        finally:
+            self.filling = False
+
+    def _add_years(self, node: TreeNode[NodeData], steps: Sequence[Step]) -> None:
+        """Long histories are grouped by year (newest first); each year fills on expand."""
+        counts: dict[str, int] = {}
+        news: dict[str, int] = defaultdict(int)
+        for step in steps:
+            year = _year(step)
+            counts[year] = counts.get(year, 0) + 1
+            if (step.step_id or "") in self._new_steps:
+                news[year] += 1
+        for year, count in counts.items():
+            label = Text(f"{year or '?'} ({format_int(count)})", style="bold")
+            if news[year]:
+                label.append("  " + _("{n} new").format(n=format_int(news[year])), "reverse")
+            node.add(label, data=Group("year", year))
+
+    async def _add_page(
+        self,
+        node: TreeNode[NodeData],
+        items: Sequence[Any],
+        start: int,
+        generation: int,
+    ) -> None:
+        """Add ``items[start:start + PAGE]`` in chunks, then a "more" node for the rest.
+
+        Tree measures every visible line whenever it changes, so a group never shows more
+        than a page at a time unless the user asks for more.
+        """
+        if generation != self._generation:
+            return
+        if not items:
+            node.add_leaf(Text(_("nothing matches"), style="dim italic"))
+            return
+        page = items[start : start + PAGE]
+        for offset in range(0, len(page), CHUNK):
+            if generation != self._generation:
+                return  # refilled (new version, new filter) meanwhile
+            for item in page[offset : offset + CHUNK]:
+                if isinstance(item, Step):
+                    self._add_step(node, item)
+                else:
+                    self._add_attachment(node, item)
+            await asyncio.sleep(0)
+        rest = len(items) - start - len(page)
+        if rest > 0:
+            label = Text(
+                "… "
+                + _("{n} more of {total}: Enter shows them").format(
+                    n=format_int(min(rest, PAGE)), total=format_int(len(items))
+                ),
+                style="italic",
+            )
+            node.add_leaf(label, data=MoreItem(items, start + len(page)))
+
+    def _add_step(self, node: TreeNode[NodeData], step: Step) -> None:
+        attachments = self._index.by_step.get(step.step_id or "", [])
+        item = StepItem(step, (step.step_id or "") in self._new_steps)
+        label = step_label(step, item.new, len(attachments))
+        if attachments:
+            child = node.add(label, data=item)
+            for attachment in attachments:
+                self._add_attachment(child, attachment)
+        else:
+            node.add_leaf(label, data=item)
+
+    def _add_attachment(self, node: TreeNode[NodeData], attachment: Attachment) -> None:
+        new = (attachment.attachment_id or "") in self._new_attachments
+        node.add_leaf(attachment_label(attachment, new), data=AttachmentItem(attachment, new))
+
+    # --- filtering -----------------------------------------------------------------------
+
+    @property
+    def step_filter(self) -> str:
+        return self._filter
+
+    def filter_steps(self, text: str) -> None:
+        """Show only the steps whose content, type or date contains ``text``."""
+        self._filter = text.strip()
+        self._generation += 1
+        node = self._steps_node
+        if node is None:
+            return
+        count = len(self._step_items())
+        title = Text(_("Steps") + f" ({format_int(count)})", style="bold")
+        if self._filter:
+            title.append("  " + _("filtered by “{text}”").format(text=self._filter), "italic")
+        node.set_label(title)
+        node.remove_children()
+        node.allow_expand = True
+        if node.is_expanded:
+            self.run_worker(
+                self._fill(node, self._generation),
+                group="tree.filter",
+                exclusive=True,
+                exit_on_error=False,
+            )
+        else:
+            node.expand()
+        self.move_cursor(node)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            host_of(self.app).report_error(event.worker.error)
+
+    def cursor_data(self) -> NodeData:
+        node = self.cursor_node
+        return None if node is None else node.data

@@ -1,0 +1,430 @@
+"""Lookup: one field for any CNJ number, CPF, CNPJ or OAB; the lawsuits the service holds."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from lawsuit_tui.domain.formatting import format_date, format_int
+from lawsuit_tui.domain.identifiers import (
+    InvalidSearchKey,
+    SearchKey,
+    detect_partial,
+    parse_search_key,
+)
+from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.errors import credential_problem
+from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.lawsuit.summaries import lawsuit_class, lawsuit_court, lawsuit_parties
+from lawsuit_tui.ui.widgets.paged_table import PagedTable
+
+if TYPE_CHECKING:
+    from lawsuit_tui.domain.lawsuit import Lawsuit
+    from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.results import LookupResult
+
+
+class IdentifierInput(Input):
+    """A field for CNJ numbers, CPF, CNPJ and OAB, none of which ever holds a "?": there "?"
+    is not typed but opens the help, as it does everywhere else (F1 too). Fields where "?" is
+    text (names, filters, notes) stay plain Inputs."""
+
+    HELP_KEY: ClassVar[str] = "question_mark"
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        # The Footer shows the bindings of the keys a focused field leaves alone.
+        return key != self.HELP_KEY and super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == self.HELP_KEY:
+            # Skips Input's handler (which would type it); the key still bubbles up to the
+            # app's bindings: app.help, unless the user's keymap moved the help elsewhere.
+            event.prevent_default()
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    text: str
+    note: str
+
+
+def _row(lawsuit: Lawsuit) -> Sequence[str | Text]:
+    last = lawsuit.last_step.step_date if lawsuit.last_step else None
+    code = Text(lawsuit.code, style="bold")
+    if lawsuit.is_secret:
+        code.append(" " + _("secret"), "italic")
+    return (
+        code,
+        lawsuit_court(lawsuit),
+        lawsuit_class(lawsuit),
+        lawsuit_parties(lawsuit),
+        format_date(last),
+    )
+
+
+def _key(lawsuit: Lawsuit) -> str:
+    return f"{lawsuit.code}|{lawsuit.instance or ''}"
+
+
+class LookupScreen(FramedScreen):
+    """The home screen."""
+
+    TITLE_TEXT = N_("Lookup")
+    HELP_TEXT = N_(
+        "Type or paste a CNJ number, CPF, CNPJ (alphanumeric too) or OAB (123456/SP) and press "
+        "Enter: the service's stored data answers at once, without cost. From the results, open "
+        "a lawsuit, ask the court for fresh data, copy the CNJ number or export the lawsuit."
+    )
+    CSS_PATH = "lookup.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", _("Search"), id="lookup.submit", show=False),
+        Binding("escape", "focus_search", _("Search field"), id="lookup.focus_search", show=False),
+        Binding("down", "focus_list", _("To the list"), id="lookup.to_list", show=False),
+        Binding("r", "fresh", _("Fresh data"), id="lookup.fresh"),
+        Binding("c", "copy", _("Copy CNJ"), id="lookup.copy"),
+        Binding("e", "export", _("Export"), id="lookup.export"),
+        Binding("k", "vault", _("Vault"), id="lookup.vault"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._result: LookupResult | None = None
+        self._samples: list[Suggestion] = []
+        self._locked: SearchKey | None = None
+        """A lawsuit the service would not show for want of a court credential."""
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="lookup-form"):
+            yield IdentifierInput(
+                placeholder=_("CNJ number, CPF, CNPJ or OAB — then Enter"),
+                id="search",
+                select_on_focus=False,
+            )
+            yield Static(detect_partial("").message, id="search-hint")
+        yield Static("", id="results-title")
+        table: PagedTable[Lawsuit] = PagedTable(
+            [
+                ("code", _("CNJ number"), 25),
+                ("court", _("Court"), 8),
+                ("class", _("Class"), None),
+                ("parties", _("Parties"), -2),
+                ("last", _("Last step"), 10),
+            ],
+            _row,
+            _key,
+            id="results",
+        )
+        table.display = False
+        yield table
+        yield OptionList(id="suggestions")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#search", Input).focus()
+        self._show_suggestions()
+
+    def on_services_ready(self, context: ServiceContext) -> None:
+        self._load_suggestions()
+
+    # --- suggestions ---------------------------------------------------------------------
+
+    @work(exclusive=True, group="lookup.suggestions", exit_on_error=False)
+    async def _load_suggestions(self) -> None:
+        context = await self.services()
+        samples: list[Suggestion] = []
+        if context.mode == "sandbox":
+            found = await context.samples()
+            samples = list(_sample_suggestions(found or {}))
+        self._samples = samples
+        self._show_suggestions()
+
+    def _show_suggestions(self) -> None:
+        options = self.query_one("#suggestions", OptionList)
+        context = self.host.services
+        recent = context.lookup.recent()[:8] if context is not None else []
+        options.clear_options()
+        items: list[Option | None] = []
+        if recent:
+            items.append(Option(Text(_("Recent searches"), style="bold"), disabled=True))
+            items.extend(Option(f"  {text}", id=f"recent:{text}") for text in recent)
+        if self._samples:
+            items.append(Option(Text(_("Sandbox samples"), style="bold"), disabled=True))
+            items.extend(
+                Option(
+                    Text.assemble(f"  {item.text}  ", (item.note, "dim")),
+                    id=f"sample:{item.text}",
+                )
+                for item in self._samples
+            )
+        if items:
+            options.add_options(items)
+        options.display = bool(items) and self._result is None
+
+    @on(OptionList.OptionSelected, "#suggestions")
+    def _suggestion_chosen(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        _kind, _sep, text = option_id.partition(":")
+        search = self.query_one("#search", Input)
+        search.value = text
+        search.cursor_position = len(text)
+        self.action_submit()
+
+    # --- typing and submitting -----------------------------------------------------------
+
+    @on(Input.Changed, "#search")
+    def _typed(self, event: Input.Changed) -> None:
+        if not event.value.strip() and (self._result is not None or self._locked is not None):
+            # A cleared field starts over: recent searches and samples come back.
+            self._result = None
+            self._locked = None
+            self.query_one("#results", PagedTable).display = False
+            self.query_one("#results-title", Static).update("")
+            self._show_suggestions()
+        info = detect_partial(event.value)
+        hint = self.query_one("#search-hint", Static)
+        hint.update(info.message)
+        hint.set_class(info.error is not None, "-error")
+        hint.set_class(info.key is not None, "-ok")
+
+    @on(Input.Submitted, "#search")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        text = self.query_one("#search", Input).value
+        try:
+            key = parse_search_key(text)
+        except InvalidSearchKey as error:
+            if error.candidate is not None:
+                self._confirm_wrong_digits(error, error.candidate)
+            else:
+                self.query_one("#search-hint", Static).update(str(error))
+                self.query_one("#search-hint", Static).add_class("-error")
+            return
+        self.run_lookup(key)
+
+    def _confirm_wrong_digits(self, error: InvalidSearchKey, candidate: SearchKey) -> None:
+        question = _(
+            "{problem}\n\nThe service's own examples have numbers like this. "
+            "Search for {key} as typed?"
+        ).format(problem=str(error), key=candidate.display)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_lookup(candidate)
+
+        self.app.push_screen(
+            ConfirmScreen(_("Wrong check digits"), question, yes=_("Search anyway")), answered
+        )
+
+    def run_lookup(self, key: SearchKey) -> None:
+        self._lookup(key)
+
+    @work(exclusive=True, group="lookup.search", exit_on_error=False)
+    async def _lookup(self, key: SearchKey) -> None:
+        title = self.query_one("#results-title", Static)
+        title.update(_("Looking up {key}…").format(key=key.display))
+        context = await self.services()
+        # Reading the cache validates every lawsuit: off the event loop, so keys stay live.
+        cached = await asyncio.to_thread(context.lookup.cached, key)
+        if cached is not None:
+            self._show_result(cached)
+        table = self.query_one("#results", PagedTable)
+        table.loading = cached is None
+        self._locked = None
+        try:
+            result = await context.lookup.lookup(key)
+        except Exception as error:
+            explanation = credential_problem(error)
+            if explanation is not None:
+                self._locked = key
+                vault_key = self.host.binding_key("lookup.vault")
+                title.update(
+                    f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
+                    + _(
+                        "Press {key} to open the vault for this court, Escape to search again."
+                    ).format(key=vault_key)
+                )
+                self.query_one("#suggestions", OptionList).display = False
+                table.display = False
+                self.set_focus(None)  # so that the key reaches the screen, not the field
+                self.refresh_bindings()
+                return
+            if cached is None:
+                title.update(_("The lookup of {key} failed.").format(key=key.display))
+            raise
+        finally:
+            table.loading = False
+        self._show_result(result)
+        self._show_suggestions()
+
+    def _show_result(self, result: LookupResult) -> None:
+        self._result = result
+        table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)
+        title = self.query_one("#results-title", Static)
+        count = len(result.lawsuits)
+        if count == 0:
+            title.update(
+                _("No lawsuit held for {key}. Press r to ask the court.").format(
+                    key=result.key.display
+                )
+            )
+        else:
+            source = _("from the local cache") if result.from_cache else _("from the service")
+            title.update(
+                ngettext(
+                    "{count} lawsuit for {key} — {source}",
+                    "{count} lawsuits for {key} — {source}",
+                    count,
+                ).format(count=format_int(count), key=result.key.display, source=source)
+            )
+        table.set_items(result.lawsuits)
+        table.display = count > 0
+        self.query_one("#suggestions", OptionList).display = False
+        if count and self.focused is self.query_one("#search", Input):
+            table.focus()
+
+    # --- results -------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#results")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        lawsuit = self._selected()
+        if lawsuit is not None:
+            self.host.open_lawsuit(lawsuit.code, lawsuit.instance, lawsuit=lawsuit)
+
+    def _selected(self) -> Lawsuit | None:
+        table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)
+        return table.selected_item() if table.display else None
+
+    def action_focus_list(self) -> None:
+        table = self.query_one("#results", PagedTable)
+        suggestions = self.query_one("#suggestions", OptionList)
+        if table.display:
+            table.focus()
+        elif suggestions.display and suggestions.option_count:
+            suggestions.focus()
+            if suggestions.highlighted is None:
+                suggestions.action_first()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "vault":
+            return self._locked is not None and not isinstance(self.focused, Input)
+        if action in ("fresh", "copy", "export"):
+            if action == "fresh" and self._result is not None and not self._result.lawsuits:
+                return True
+            return self._selected() is not None and not isinstance(self.focused, Input)
+        return True
+
+    def action_vault(self) -> None:
+        if self._locked is not None:
+            self.host.open_vault_for(
+                self._locked.key, None, self.host.settings.default_customer_key
+            )
+
+    def action_copy(self) -> None:
+        lawsuit = self._selected()
+        if lawsuit is not None:
+            self.host.copy_text(lawsuit.code, _("the CNJ number"))
+
+    def action_fresh(self) -> None:
+        lawsuit = self._selected()
+        if lawsuit is not None:
+            self._fresh(lawsuit.code)
+        elif self._result is not None:
+            from lawsuit_tui.ui.requests.request_form import RequestFormScreen
+
+            self.app.push_screen(RequestFormScreen(self._result.key))
+
+    @work(exclusive=True, group="lookup.fresh", exit_on_error=False)
+    async def _fresh(self, code: str) -> None:
+        context = await self.services()
+        records = await context.lawsuits.refresh(code)
+        if records:
+            self.notify(
+                _("Request created: the court is being asked for {code}.").format(code=code)
+            )
+            self.host.open_request(records[0].request_id)
+
+    def action_export(self) -> None:
+        lawsuit = self._selected()
+        if lawsuit is None:
+            return
+        from lawsuit_tui.ui.lawsuit.export import export_lawsuit
+
+        export_lawsuit(self.app, lawsuit.code, lawsuit.instance)
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("Search field"),
+            _("Type a new search"),
+            self.action_focus_search,
+            binding_id="lookup.focus_search",
+        )
+        if self._selected() is not None:
+            yield PaletteCommand(
+                _("Fresh data"),
+                _("Ask the court for this lawsuit again"),
+                self.action_fresh,
+                binding_id="lookup.fresh",
+            )
+            yield PaletteCommand(
+                _("Copy CNJ"), _("Copy the CNJ number"), self.action_copy, binding_id="lookup.copy"
+            )
+            yield PaletteCommand(
+                _("Export"),
+                _("Save the lawsuit as JSON"),
+                self.action_export,
+                binding_id="lookup.export",
+            )
+
+
+_SAMPLE_NOTES: tuple[tuple[str, str], ...] = (
+    ("lawsuit_cnj", N_("a lawsuit")),
+    ("two_instance_lawsuit", N_("a lawsuit in two instances")),
+    ("big_lawsuit", N_("a lawsuit with thousands of steps")),
+    ("secret_lawsuit", N_("a lawsuit under secrecy")),
+    ("court_down_lawsuit", N_("a court that is down")),
+    ("cpf", N_("a person")),
+    ("cnpj", N_("a company")),
+    ("alphanumeric_cnpj", N_("an alphanumeric CNPJ")),
+    ("oab", N_("a lawyer")),
+    ("busy_person", N_("a person with many lawsuits")),
+)
+
+
+def _sample_suggestions(samples: dict[str, object]) -> Iterable[Suggestion]:
+    """A few of the sandbox's sample keys, each with what it shows."""
+    seen: set[str] = set()
+    for name, note in _SAMPLE_NOTES:
+        value = samples.get(name)
+        if isinstance(value, list):
+            value = value[0] if value else None
+        if isinstance(value, dict):
+            value = value.get("code")
+        if not isinstance(value, str) or not value:
+            continue
+        try:
+            text = parse_search_key(value, allow_wrong_check_digits=True).display
+        except InvalidSearchKey:
+            text = value
+        if text not in seen:
+            seen.add(text)
+            yield Suggestion(text, _(note))

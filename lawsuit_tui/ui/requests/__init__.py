@@ -1,0 +1,1 @@
+"""Requests: the list, a request's responses, and the form that creates one."""

@@ -1,0 +1,363 @@
+"""Requests: the list (cache at once, then the service page by page), live while followed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from lawsuit_tui.domain.formatting import (
+    format_date,
+    format_datetime,
+    format_document,
+    format_int,
+)
+from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
+
+if TYPE_CHECKING:
+    from lawsuit_tui.domain.requests import RequestRecord
+    from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
+
+PAGE_SIZE = 50
+
+STATUS_STYLE = {
+    "pending": "italic",
+    "started": "bold",
+    "cancelling": "italic",
+    "cancelled": "dim strike",
+    "completed": "",
+}
+
+
+def status_text(status: object) -> Text:
+    value = str(status or "?")
+    style = STATUS_STYLE.get(value, "")
+    marker = {"pending": "○ ", "started": "◐ ", "completed": "● ", "cancelled": "✕ "}.get(
+        value, "  "
+    )
+    return Text(marker + value, style=style)
+
+
+def search_text(record: RequestRecord) -> str:
+    search = record.search
+    if search is None:
+        return "?"
+    kind = str(search.search_type or "")
+    key = search.search_key or ""
+    shown = format_document(key, kind if kind != "lawsuit_id" else None) if key else ""
+    if kind == "oab" and shown.upper().startswith("OAB"):
+        return shown  # its display already says OAB/SP
+    label = {"lawsuit_cnj": "CNJ", "lawsuit_id": "ID"}.get(kind, kind.upper())
+    return f"{label} {shown}".strip()
+
+
+def request_row(record: RequestRecord, *, date_only: bool = False) -> Sequence[str | Text]:
+    origin = "" if str(record.origin or "api") == "api" else f" ({record.origin})"
+    return (
+        status_text(record.status),
+        search_text(record) + origin,
+        str(record.search.response_type or "") if record.search else "",
+        format_date(record.created_at) if date_only else format_datetime(record.created_at),
+        format_int(record.responses_count or 0),
+    )
+
+
+NARROW_BELOW = 100
+"""Narrower terminals show the creation date without the time: a CNJ number fits whole."""
+
+
+def _count_text(shown: int, total: int) -> str:
+    if shown >= total:
+        return ngettext("{n} request", "{n} requests", shown).format(n=format_int(shown))
+    return _("{shown} of {total} requests").format(shown=format_int(shown), total=format_int(total))
+
+
+def request_key(record: RequestRecord) -> str:
+    return record.request_id
+
+
+class RequestsScreen(FramedScreen):
+    """Every request this API key made, newest first."""
+
+    TITLE_TEXT = N_("Requests")
+    HELP_TEXT = N_(
+        "Requests ask the courts for fresh data; their responses arrive over seconds or "
+        "minutes. The list shows the local cache at once and is then refreshed from the "
+        "service; followed requests update live. Enter opens a request's responses."
+    )
+    CSS_PATH = "requests.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new", _("New request"), id="requests.new"),
+        Binding("r", "refresh", _("Refresh"), id="requests.refresh"),
+        Binding("x", "cancel", _("Cancel/delete"), id="requests.cancel"),
+        Binding("m", "more", _("More"), id="requests.more", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        # The cache's requests, newest first, read a page at a time (the service's pages are
+        # kept in the cache, then read back); with a read-only cache, the service's records
+        # it could not keep follow them.
+        self.records: LazyItems[RequestRecord] = LazyItems(0, self._fetch_records)
+        self._unstored: dict[str, RequestRecord] = {}
+        self.loaded_pages = 0
+        self.all_pages = 0
+        self.all_count: int | None = None
+        self.loaded_from_service = False
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(_("Loading the requests…"), id="requests-title")
+        narrow = self.app.size.width < NARROW_BELOW
+        yield PagedTable(
+            [
+                ("status", _("Status"), 11),
+                ("search", _("Search"), None),
+                ("type", _("Type"), 9),
+                ("created", _("Created"), 10 if narrow else 16),
+                ("responses", _("Resp."), 5),
+            ],
+            partial(request_row, date_only=narrow),
+            request_key,
+            id="requests",
+        )
+
+    @property
+    def table(self) -> PagedTable[RequestRecord]:
+        return self.query_one("#requests", PagedTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+
+    def on_services_ready(self, context: ServiceContext) -> None:
+        self._load_cached()
+
+    @work(exclusive=True, group="requests.cached", exit_on_error=False)
+    async def _load_cached(self) -> None:
+        context = await self.services()
+        await self._read_cache(context)
+        self._show()
+        self.action_refresh()
+
+    # --- loading -------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        self._load_page(1)
+
+    def action_more(self) -> None:
+        if self.loaded_pages < self.all_pages:
+            self._load_page(self.loaded_pages + 1)
+
+    @work(exclusive=True, group="requests.load", exit_on_error=False)
+    async def _load_page(self, page: int) -> None:
+        context = await self.services()
+        self.query_one("#requests-title", Static).update(_("Refreshing from the service…"))
+        try:
+            result = await context.requests.refresh(page=page, page_size=PAGE_SIZE)
+        finally:
+            self._show()
+        self.loaded_pages = max(self.loaded_pages, page)
+        self.all_pages = result.all_pages_count
+        self.all_count = result.all_count
+        if not context.cache.writable:
+            self._unstored.update((r.request_id, r) for r in result.page_data)
+        await self._read_cache(context)
+        self.loaded_from_service = True
+        self._show()
+
+    async def _read_cache(self, context: ServiceContext) -> None:
+        """How many requests the cache holds and the first page of them."""
+        total = await asyncio.to_thread(lambda: context.requests.cached_list_page(0, 0)[1])
+        records: LazyItems[RequestRecord] = LazyItems(
+            total, self._fetch_records, block=self.table.page_size
+        )
+        await records.load(0, self.table.page_size)
+        for record in sorted(
+            self._unstored.values(),
+            key=lambda r: (str(r.created_at or ""), r.request_id),
+            reverse=True,
+        ):
+            records.append(record)
+        self.records = records
+
+    async def _fetch_records(self, offset: int, limit: int) -> list[RequestRecord]:
+        context = await self.services()
+        page, _total = await asyncio.to_thread(context.requests.cached_list_page, offset, limit)
+        return page
+
+    def _find(self, request_id: str) -> int | None:
+        return self.records.find(lambda r: r.request_id == request_id)
+
+    def _put(self, record: RequestRecord) -> bool:
+        """Show a changed record in place; False when it is not among those read."""
+        index = self._find(record.request_id)
+        if index is None:
+            return False
+        self.records.replace(index, record)
+        return True
+
+    def _show(self) -> None:
+        self.table.set_items(self.records)
+        title = self.query_one("#requests-title", Static)
+        if not self.records:
+            key = self.host.binding_key("requests.new")
+            title.update(_("No requests yet. Press {key} to create one.").format(key=key))
+            return
+        total = max(self.all_count or 0, len(self.records))
+        text = _count_text(len(self.records), total)
+        position = self.table.position_text()
+        if position:
+            text += f" · {position}"
+        if self.loaded_pages and self.loaded_pages < self.all_pages:
+            key = self.host.binding_key("requests.more")
+            text += " · " + _("{key} loads more").format(key=key)
+        title.update(text)
+
+    @on(PagedTable.PageChanged, "#requests")
+    def _page_changed(self, event: PagedTable.PageChanged) -> None:
+        if self.records:
+            self._show_title_only()
+
+    def _show_title_only(self) -> None:
+        # The same text as _show without touching the table (called while paging).
+        title = self.query_one("#requests-title", Static)
+        total = max(self.all_count or 0, len(self.records))
+        text = _count_text(len(self.records), total)
+        position = self.table.position_text()
+        title.update(f"{text} · {position}" if position else text)
+
+    # --- live updates --------------------------------------------------------------------
+
+    def on_request_follow_event(self, message: RequestFollowEvent) -> None:
+        record = getattr(message.event, "record", None)
+        if record is None:
+            # A response arrived: count it on the record we show.
+            index = self._find(message.request_id)
+            if index is None:
+                return
+            shown = self.records[index]
+            record = shown.model_copy(update={"responses_count": (shown.responses_count or 0) + 1})
+        if record.request_id in self._unstored:
+            self._unstored[record.request_id] = record
+        if self._put(record):
+            self.table.update_item(record)
+        else:
+            self._reload_cache()
+
+    def on_cache_changed(self, message: CacheChanged) -> None:
+        """A webhook delivery (or the writer process) stored something: read the cache."""
+        self._reload_cache()
+
+    @work(exclusive=True, group="requests.reload", exit_on_error=False)
+    async def _reload_cache(self) -> None:
+        context = await self.services()
+        await self._read_cache(context)
+        self._show()
+
+    # --- acting on a request -------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#requests")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        record = self.table.selected_item()
+        if record is not None:
+            self.host.open_request(record.request_id)
+
+    def show_params(self, request_id: str | None = None, **_ignored: Any) -> None:
+        """``app.goto("requests", request_id=...)`` opens that request's responses."""
+        if request_id:
+            self.host.open_request(request_id)
+
+    def action_new(self) -> None:
+        from lawsuit_tui.ui.requests.request_form import RequestFormScreen
+
+        self.app.push_screen(RequestFormScreen())
+
+    def request_changed(self, record: RequestRecord) -> None:
+        # A deleted request stays on the list, shown as it now is, until the list is read
+        # again (the cache keeps deleted records too).
+        if record.request_id in self._unstored:
+            self._unstored[record.request_id] = record
+        if self._put(record):
+            self.table.update_item(record)
+        self._show()
+
+    def action_cancel(self) -> None:
+        record = self.table.selected_item()
+        if record is not None:
+            confirm_cancel(self, record)
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("New request"),
+            _("Ask the courts for fresh data"),
+            self.action_new,
+            binding_id="requests.new",
+        )
+        yield PaletteCommand(
+            _("Refresh requests"),
+            _("Read the list again"),
+            self.action_refresh,
+            binding_id="requests.refresh",
+        )
+        if self.table.selected_item() is not None:
+            yield PaletteCommand(
+                _("Cancel or delete request"),
+                _("With confirmation"),
+                self.action_cancel,
+                binding_id="requests.cancel",
+            )
+
+
+def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
+    """Ask, then cancel a running request or delete a finished one."""
+    finished = str(record.status) in ("completed", "cancelled")
+    if finished:
+        title = _("Delete request")
+        question = _(
+            "Delete the request for {search}? It leaves the list; its responses stay readable."
+        ).format(search=search_text(record))
+        yes = _("Delete")
+    else:
+        title = _("Cancel request")
+        question = _("Cancel the request for {search}? No more responses will arrive.").format(
+            search=search_text(record)
+        )
+        yes = _("Cancel request")
+
+    def answered(yes_: bool | None) -> None:
+        if yes_:
+            screen.run_worker(
+                _cancel(screen, record.request_id),
+                group="requests.cancel",
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+    screen.app.push_screen(
+        ConfirmScreen(title, question, yes=yes, no=_("Keep"), destructive=True), answered
+    )
+
+
+async def _cancel(screen: FramedScreen, request_id: str) -> None:
+    context = await screen.services()
+    record = await context.requests.cancel(request_id)
+    status = str(record.status or "")
+    if record.deleted_at:
+        status = _("deleted")
+    screen.notify(_("Request {id}: {status}.").format(id=request_id[:8], status=status))
+    refresh = getattr(screen, "request_changed", None)
+    if refresh is not None:
+        refresh(record)

@@ -1,1 +1,0 @@
-"""Screens of the app: one module per destination, plus the screens they push."""

@@ -1,0 +1,1 @@
+"""The credential vault: the status grid and the credential form."""

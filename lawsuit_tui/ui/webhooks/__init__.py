@@ -1,0 +1,1 @@
+"""The embedded webhook receiver, as the app switches it and tells what it stores."""

@@ -1,0 +1,258 @@
+"""The form kit: one field box, one way to check a form and show what is wrong, parsers.
+
+Every form of the app (the request form, the tracking form, the credential form, the count
+form) is built the same way:
+
+- each field is a :class:`FieldBox` (a label, the input widget, a hint and an error line under
+  it); its ``field`` names it, its id is ``box-<field>``;
+- the form's own checks gather the problems by field (``{field: message}``) and the lines no
+  field owns; the body's pydantic rules add theirs through :func:`validation_problems`, and a
+  400/422 of the service its named fields through :func:`service_problems`;
+- :func:`show_problems` puts each problem under its field and clears the others (and takes
+  the user to the first one when asked); nothing is sent while there is a problem;
+- modal forms subclass :class:`FormDialog`, whose frame is styled by ``form_dialog.tcss``.
+
+There is one ``FieldBox``: Textual matches CSS type selectors by class name, so two classes of
+that name would style each other. Its ``DEFAULT_CSS`` holds what every form shares; a form's
+own spacing lives in its ``.tcss``.
+
+Every parser raises ``ValueError`` with a message for the person who typed the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Label, Static
+
+from lawsuit_tui.i18n import _
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+__all__ = [
+    "FORM_DIALOG_CSS",
+    "FieldBox",
+    "FormDialog",
+    "parse_int",
+    "parse_int_list",
+    "parse_tags",
+    "service_problems",
+    "show_general",
+    "show_problems",
+    "split_list",
+    "validation_problems",
+]
+
+FORM_DIALOG_CSS = Path(__file__).with_name("form_dialog.tcss")
+"""The frame of a modal form (``.form-dialog``): give it in the dialog's ``CSS_PATH``."""
+
+ResultType = TypeVar("ResultType")
+
+
+class FieldBox(Vertical):
+    """A label, the input widget, then a hint and an error line under it (each hidden while
+    empty); ``field`` names it in the form's problems, its id is ``box-<field>``."""
+
+    DEFAULT_CSS = """
+    FieldBox {
+        height: auto;
+    }
+    FieldBox > Input.-textual-compact, FieldBox > Select.-textual-compact > SelectCurrent {
+        background: $boost;
+    }
+    FieldBox > Input.-textual-compact:focus {
+        background: $primary 25%;
+    }
+    FieldBox > .field-label {
+        color: $text-muted;
+    }
+    FieldBox > .field-error {
+        color: $text-error;
+        display: none;
+    }
+    FieldBox > .field-error.-shown {
+        display: block;
+    }
+    FieldBox > .field-hint {
+        color: $text-muted;
+        display: none;
+    }
+    FieldBox > .field-hint.-shown {
+        display: block;
+    }
+    """
+
+    def __init__(
+        self, label: str, widget: Widget, *, field: str, hint: str = "", compact: bool = True
+    ) -> None:
+        super().__init__(id=f"box-{field}")
+        if compact and hasattr(widget, "compact"):
+            # one line per widget: every form fits 80x24 (borders would triple its height)
+            widget.compact = True
+        self._label = label
+        self._widget = widget
+        self.field = field
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        yield Label(self._label, classes="field-label")
+        yield self._widget
+        yield Static(self._hint, classes="field-hint" + (" -shown" if self._hint else ""))
+        yield Static("", classes="field-error", markup=False)
+
+    def set_error(self, message: str | None) -> None:
+        error = self.query_one(".field-error", Static)
+        error.update(message or "")
+        error.set_class(bool(message), "-shown")
+        self.set_class(bool(message), "-invalid")
+
+    def set_hint(self, message: str | None) -> None:
+        hint = self.query_one(".field-hint", Static)
+        hint.update(message or "")
+        hint.set_class(bool(message), "-shown")
+
+    @property
+    def error(self) -> str:
+        error = self.query_one(".field-error", Static)
+        return str(error.content) if error.has_class("-shown") else ""
+
+
+class FormDialog(ModalScreen[ResultType]):
+    """A form in a modal frame (``#form-frame``: a title, a scrolling ``#form-body``, and
+    ``#form-buttons``), styled by ``form_dialog.tcss``; a subclass lists that file first in
+    its ``CSS_PATH``."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
+
+    def __init__(self) -> None:
+        super().__init__(classes="form-dialog")
+
+
+def show_problems(
+    form: Widget, problems: Mapping[str, str], *, go_to_first: bool = False
+) -> FieldBox | None:
+    """Each problem under its field, the other fields cleared; the first box with a problem.
+
+    ``go_to_first`` moves the focus to that field's widget and scrolls it into view, so a
+    long form takes the user straight to what to correct.
+    """
+    first: FieldBox | None = None
+    for box in form.query(FieldBox):
+        box.set_error(problems.get(box.field))
+        if first is None and box.field in problems:
+            first = box
+    if go_to_first and first is not None:
+        target = next(
+            (w for w in first.query("Input, Checkbox, Select") if w.focusable and w.display),
+            None,
+        )
+        if target is not None:
+            target.focus()
+        first.scroll_visible(animate=False)
+    return first
+
+
+def show_general(target: Static, lines: list[str]) -> None:
+    """The problems no field owns, in the form's general line (shown only when there are)."""
+    target.update("\n".join(lines))
+    target.set_class(bool(lines), "-shown")
+
+
+def split_list(text: str, *, separators: str = ",;\n") -> list[str]:
+    """Items of a list typed on one line, trimmed, blanks dropped."""
+    pattern = "[" + re.escape(separators) + "]"
+    return [item.strip() for item in re.split(pattern, text) if item.strip()]
+
+
+def parse_int(text: str, *, what: str, low: int | None = None, high: int | None = None) -> int:
+    value = text.strip()
+    if not re.fullmatch(r"-?[0-9]+", value):
+        raise ValueError(_("{what} must be a whole number").format(what=what))
+    number = int(value)
+    if low is not None and high is not None and not low <= number <= high:
+        raise ValueError(
+            _("{what} must be from {low} to {high}, not {value}").format(
+                what=what, low=low, high=high, value=number
+            )
+        )
+    return number
+
+
+def parse_int_list(text: str, *, what: str) -> list[int]:
+    """``826, 403 502`` -> [826, 403, 502]."""
+    items = split_list(text, separators=",; ")
+    bad = [item for item in items if not re.fullmatch(r"[0-9]+", item)]
+    if bad:
+        raise ValueError(
+            _("{what}: not whole numbers: {items}").format(what=what, items=", ".join(bad))
+        )
+    return [int(item) for item in items]
+
+
+def parse_tags(text: str) -> dict[str, Any]:
+    """``client=ACME, team=labour`` -> {"client": "ACME", "team": "labour"}."""
+    tags: dict[str, Any] = {}
+    for item in split_list(text, separators=",;"):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(
+                _("Write tags as key=value, separated by commas (not {item!r})").format(item=item)
+            )
+        tags[key.strip()] = value.strip()
+    return tags
+
+
+def validation_problems(
+    exc: ValidationError, fields: Mapping[str, str]
+) -> tuple[dict[str, str], list[str]]:
+    """Split a body's ValidationError into problems per form field and the rest.
+
+    ``fields`` maps the body's top-level names (``recurrence``, ``search``) to form fields.
+    """
+    per_field: dict[str, str] = {}
+    general: list[str] = []
+    for error in exc.errors(include_url=False):
+        ctx = error.get("ctx") or {}
+        message = str(ctx.get("message", error["msg"]))
+        loc = [str(part) for part in error["loc"]]
+        target = next((fields[part] for part in loc if part in fields), None)
+        if target is None:
+            general.append(f"{'.'.join(loc)}: {message}" if loc else message)
+        elif target in per_field:
+            per_field[target] += "; " + message
+        else:
+            per_field[target] = message
+    return per_field, general
+
+
+def service_problems(
+    error: BaseException, field_of: Callable[[str | None], str | None]
+) -> tuple[dict[str, str], list[str]]:
+    """The validation items of the service's 400/422 answer under the form fields they name
+    (``field_of`` maps the item's dotted path to a form field, or None), and the lines no field
+    owns: the other items, then the answer's other messages."""
+    from lawsuit_tui.services.errors import ApiError
+
+    per_field: dict[str, str] = {}
+    general: list[str] = []
+    if not isinstance(error, ApiError):
+        return per_field, general
+    for item in error.items:
+        target = field_of(item.field)
+        text = item.message or item.rule or ""
+        if target is None:
+            general.append(f"{item.field}: {text}" if item.field else text)
+        elif target in per_field:
+            per_field[target] += "; " + text
+        else:
+            per_field[target] = text
+    general.extend(error.messages)
+    return per_field, general

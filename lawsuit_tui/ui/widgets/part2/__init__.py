@@ -1,1 +1,0 @@
-"""Widgets and dialogs of the trackings, vault and count screens (TUI part 2)."""

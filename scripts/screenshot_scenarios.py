@@ -1,0 +1,257 @@
+"""The screens in the states the README screenshots and the snapshot tests show.
+
+Each scenario drives a ``LawsuitApp`` built by ``tests/support/ui_harness.py`` (the in-process
+sandbox, a frozen clock) to one state: ``scenario(harness, pilot)`` for the trackings, vault
+and count screens, ``scenario(pilot)`` for the credential form. Both
+``scripts/export_screenshots.py`` and the snapshot tests of ``tests/ui/<feature>/`` use them,
+so a README picture and its snapshot are the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input, Select
+
+from lawsuit_tui.domain.bodies import CredentialItem, TrackingCreateBody
+from lawsuit_tui.ui.count.screen import AMOUNT_RANGE, CountScreen
+from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
+from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
+from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
+from lawsuit_tui.ui.vault.credential_form import KIND_CERTIFICATE, CredentialFormScreen
+from lawsuit_tui.ui.vault.screen import VaultScreen
+from tests.support.ui_harness import ContextClockHarness, samples, settle, wait_for
+
+DAY = 86_400.0
+
+Scenario = Callable[[ContextClockHarness, Pilot[Any]], Awaitable[None]]
+"""A state of the trackings, vault or count screens, on a fresh harness."""
+FormScenario = Callable[[Pilot[Any]], Awaitable[None]]
+"""A state of the vault's credential form."""
+
+
+async def goto(pilot: Pilot[Any], destination: str, screen_type: type) -> Any:
+    app: Any = pilot.app
+    await wait_for(lambda: app.services is not None, pilot.pause)
+    app.goto(destination)
+    await wait_for(lambda: isinstance(app.screen, screen_type), pilot.pause)
+    await settle(pilot)
+    return app.screen
+
+
+async def finish(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+def track(key: str, **extra: Any) -> TrackingCreateBody:
+    search_type = "lawsuit_cnj" if "." in key else "cpf"
+    return TrackingCreateBody.model_validate(
+        {"search": {"search_type": search_type, "search_key": key}, **extra}
+    )
+
+
+async def some_trackings(sandbox: ContextClockHarness) -> list[Any]:
+    context = await sandbox.app.context()
+    sample = samples()
+    made = [
+        await context.trackings.create(track(sample["moving_lawsuit"], recurrence=1)),
+        await context.trackings.create(
+            track(
+                sample["cpf"][0],
+                recurrence=7,
+                fixed_time=True,
+                hour_range=8,
+                execution_minute=30,
+                tags={"client": "ACME"},
+            )
+        ),
+        await context.trackings.create(track(sample["lawsuit_cnj"][2], recurrence=3)),
+    ]
+    await context.trackings.pause(made[2].tracking_id)
+    await sandbox.advance(2 * DAY)
+    await sandbox.advance(10)
+    return made
+
+
+# --- scenarios -------------------------------------------------------------------------------
+
+
+async def trackings_empty(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await goto(pilot, "trackings", TrackingsScreen)
+    await finish(pilot)
+
+
+async def trackings_list(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    await some_trackings(sandbox)
+    await goto(pilot, "trackings", TrackingsScreen)
+    await finish(pilot)
+
+
+async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await trackings_list(sandbox, pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, TrackingsScreen)
+    screen.table.focus()
+    await pilot.press("down", "down", "enter")  # the moving lawsuit, which has movements
+    await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
+    detail = pilot.app.screen
+    assert isinstance(detail, TrackingDetailScreen)
+    await wait_for(lambda: detail.loaded, pilot.pause)
+    await finish(pilot)
+
+
+async def tracking_form_errors(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await goto(pilot, "trackings", TrackingsScreen)
+    await pilot.press("n")
+    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
+    form = pilot.app.screen
+    form.query_one("#tf-search-key", Input).value = "1234567"
+    form.query_one("#tf-recurrence", Input).value = "45"
+    form.query_one("#tf-fixed-time", Checkbox).value = True
+    await pilot.pause()
+    form.query_one("#tf-hour", Input).value = "25"
+    form.query_one("#tf-emails", Input).value = "ana@example"
+    await pilot.press("f10")
+    await finish(pilot)
+
+
+async def tracking_conflict(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await trackings_list(sandbox, pilot)
+    await pilot.press("n")
+    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
+    form = pilot.app.screen
+    form.query_one("#tf-search-key", Input).value = samples()["moving_lawsuit"]
+    await pilot.press("f10")
+    await finish(pilot)
+
+
+async def vault_default(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    context = await sandbox.app.context()
+    await context.vault.register(
+        [CredentialItem(system_name="STF - Portal STF", username="ana", password="x")]
+    )
+    await goto(pilot, "vault", VaultScreen)
+    await finish(pilot)
+
+
+async def vault_named_key(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    context = await sandbox.app.context()
+    await context.vault.register(
+        [
+            CredentialItem(
+                system_name="TJSP - ESAJ - 1º grau", customer_key="acme", username="a", password="x"
+            ),
+            CredentialItem(system_name="*", customer_key="acme", username="a", password="x"),
+        ]
+    )
+    screen = await goto(pilot, "vault", VaultScreen)
+    screen.show_params(customer_key="acme")
+    await finish(pilot)
+
+
+async def vault_registered(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    screen = await goto(pilot, "vault", VaultScreen)
+    screen.show_params(system_name=samples()["secret_lawsuit"]["system_name"], customer_key="*")
+    await settle(pilot)
+    await pilot.press("n")
+    await wait_for(lambda: pilot.app.screen is not screen, pilot.pause)
+    form = pilot.app.screen
+    form.query_one("#cf-username", Input).value = "analista"
+    form.query_one("#cf-password", Input).value = "s3nh@"
+    await pilot.press("f10")
+    await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+    await finish(pilot)
+
+
+async def count_form(screen: CountScreen, pilot: Pilot[Any], high: str) -> None:
+    screen.query_one("#cn-tribunals", Input).value = "826, 403"
+    screen.query_one("#cn-amount-mode", Select).value = AMOUNT_RANGE
+    await pilot.pause()
+    screen.query_one("#cn-min", Input).value = "50.000,00"
+    screen.query_one("#cn-max", Input).value = high
+    screen.query_one("#cn-budget-years", Input).value = "2024"
+
+
+async def count_rejected(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    screen = await goto(pilot, "count", CountScreen)
+    await count_form(screen, pilot, "1.000,00")
+    await pilot.press("f10")
+    await pilot.pause()
+    await pilot.press("f9")
+    await finish(pilot)
+
+
+async def count_accepted(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    screen = await goto(pilot, "count", CountScreen)
+    await count_form(screen, pilot, "900.000,00")
+    await pilot.press("f10")
+    await settle(pilot)
+    screen.query_one("#cn-kind", Select).value = "sentence-execution"
+    await pilot.pause()
+    screen.query_one("#cn-tag-precatory_dispatched", Checkbox).value = True
+    screen.query_one("#cn-amount-mode", Select).value = "tier"
+    await pilot.pause()
+    screen.query_one("#cn-tier", Select).value = "100k-250k"
+    await pilot.press("f10")
+    await finish(pilot)
+
+
+async def tracking_delete_confirm(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await trackings_list(sandbox, pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, TrackingsScreen)
+    screen.table.focus()
+    await pilot.press("d")  # a destructive question: "Keep"/"No" has the focus
+    await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+    await finish(pilot)
+
+
+async def open_form(pilot: Pilot[Any]) -> CredentialFormScreen:
+    app: Any = pilot.app
+    await wait_for(lambda: app.services is not None, pilot.pause)
+    app.open_vault(samples()["secret_lawsuit"]["system_name"], "*")
+    await wait_for(lambda: isinstance(app.screen, VaultScreen), pilot.pause)
+    await wait_for(lambda: app.screen.loaded_from_service, pilot.pause)
+    await settle(pilot)
+    await pilot.press("n")
+    await wait_for(lambda: isinstance(app.screen, CredentialFormScreen), pilot.pause)
+    form = app.screen
+    assert isinstance(form, CredentialFormScreen)
+    await settle(pilot)
+    return form
+
+
+async def login_with_two_factor(pilot: Pilot[Any]) -> None:
+    form = await open_form(pilot)
+    form.query_one("#cf-username", Input).value = "analista"
+    form.query_one("#cf-password", Input).value = "s3nh@"
+    form.query_one("#cf-totp", Input).value = "jbsw y3dp ehpk 3pxp"
+    form.query_one("#cf-totp", Input).focus()
+    await finish(pilot)
+
+
+async def login_errors(pilot: Pilot[Any]) -> None:
+    form = await open_form(pilot)
+    form.query_one("#cf-totp", Input).value = "0000 1111"
+    await pilot.press("f10")
+    await finish(pilot)
+
+
+async def certificate_error(pilot: Pilot[Any]) -> None:
+    form = await open_form(pilot)
+    form.query_one("#cf-kind", Select).value = KIND_CERTIFICATE
+    await pilot.pause()
+    form.query_one("#cf-certificate-path", Input).value = "vazio.pfx"
+    form.query_one("#cf-certificate-password", Input).value = "senha"
+    form.query_one("#cf-certificate-path", Input).focus()
+    await pilot.press("f10")
+    await wait_for(lambda: not form.sending, pilot.pause)
+    await finish(pilot)

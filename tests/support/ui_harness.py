@@ -1,0 +1,250 @@
+"""The UI tests' harness: the app on the real in-process sandbox, a frozen clock, virtual waits.
+
+The sandbox clock moves only when something waits: the services' ``sleep`` advances it by the
+time asked and runs what fell due, so following a request goes through its whole life
+(pending, started, cached response, court response, completed) in milliseconds of real time,
+the same way on every run. Times on screen come from that clock, so snapshots are stable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+import httpx
+import pytest
+from textual.widgets import Input
+
+from lawsuit_tui.api.client import BaseUrls
+from lawsuit_tui.config import Settings, load_settings
+from lawsuit_tui.sandbox.app import create_app, drain
+from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
+from lawsuit_tui.sandbox.world import World
+from lawsuit_tui.services.context import SANDBOX_ROOT, ServiceContext
+from lawsuit_tui.ui.app import LawsuitApp
+from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
+from lawsuit_tui.ui.lookup.screen import LookupScreen
+from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
+from lawsuit_tui.ui.widgets.paged_table import PagedTable
+
+__all__ = [
+    "SIZES",
+    "ContextClockHarness",
+    "Harness",
+    "Steps",
+    "lawsuit_data",
+    "look_up",
+    "open_from_lookup",
+    "open_trackings",
+    "ready",
+    "related_sample",
+    "samples",
+    "settle",
+    "shared_world",
+    "snap",
+    "type_text",
+    "wait_for",
+]
+
+
+@cache
+def shared_world() -> World:
+    return World.build(7, epoch=DEFAULT_START)
+
+
+@cache
+def samples() -> dict[str, Any]:
+    found: dict[str, Any] = shared_world().samples()
+    return found
+
+
+class Harness:
+    """One sandbox over the shared world, its context and the app built over them."""
+
+    def __init__(self, settings: Settings | None = None, **app_options: Any) -> None:
+        self.clock = SandboxClock.frozen()
+        self.sandbox = create_app(clock=self.clock, world=shared_world())
+        self.settings = settings or load_settings()
+        self.context: ServiceContext | None = None
+        self.opened = asyncio.Event()
+        self.hold_open = False
+        """When True, opening the context waits until ``release()`` (the loading state)."""
+        self._release = asyncio.Event()
+        self.clock_gate = asyncio.Event()
+        """Cleared, it stops time: every wait of the services waits for it to be set."""
+        self.clock_gate.set()
+        self.app = LawsuitApp(
+            self.settings,
+            context_factory=self._open,
+            remember_preferences=False,
+            **app_options,
+        )
+
+    async def _virtual_sleep(self, seconds: float) -> None:
+        await self.clock_gate.wait()
+        self.clock.advance(max(seconds, 0.0))
+        await drain(self.sandbox)
+
+    def _now(self) -> datetime:
+        return self.clock.now()
+
+    async def _open(self) -> ServiceContext:
+        if self.hold_open:
+            await self._release.wait()
+        self.context = await ServiceContext.open(
+            self.settings,
+            transport=httpx.ASGITransport(app=self.sandbox),
+            base_urls=BaseUrls.from_root(SANDBOX_ROOT),
+            sleep=self._virtual_sleep,
+            now=self._now,
+        )
+        self.opened.set()
+        return self.context
+
+    def release(self) -> None:
+        self._release.set()
+
+    async def advance(self, seconds: float) -> None:
+        await self._virtual_sleep(seconds)
+
+
+class ContextClockHarness(Harness):
+    """The harness, with the clock advanced the way the app would: through the context."""
+
+    async def advance(self, seconds: float) -> None:
+        context = await self.app.context()
+        await context.advance_sandbox_clock(seconds)
+        await self._virtual_sleep(0)  # run what fell due and wait for the tasks it started
+
+
+def lawsuit_data(code: str, steps: int) -> dict[str, Any]:
+    """A small lawsuit as the service sends it: ``steps`` steps, first instance."""
+    return {
+        "code": code,
+        "instance": 1,
+        "steps": [{"step_id": f"s{n}", "content": f"step {n}"} for n in range(steps)],
+    }
+
+
+async def wait_for(
+    condition: Callable[[], bool],
+    pause: Callable[[], Awaitable[Any]] | None = None,
+    *,
+    limit: float = 10.0,
+) -> None:
+    """Wait until ``condition()`` holds, pausing between checks; fails after ``limit`` s."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        if pause is not None:
+            await pause()
+        else:
+            await asyncio.sleep(0.01)
+
+
+async def settle(pilot: Any) -> None:
+    """Let every worker finish and the screen redraw (Textual 8 delays screen switches)."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause(0.06)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def ready(pilot: Any) -> None:
+    """Wait until the app has opened its service context and the first screen loaded."""
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)
+    await settle(pilot)
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    """Type into the focused widget, character by character, as a person would."""
+    await pilot.press(*text)
+
+
+def related_sample() -> tuple[str, str]:
+    """A public lawsuit of a working court with a related lawsuit: (code, related code)."""
+    from lawsuit_tui.sandbox.world.systems import DOWN_COURTS, RATE_LIMITED_COURTS
+
+    for record in shared_world().records():
+        related = getattr(record, "related", None)
+        if (
+            related
+            and record.secrecy == 0
+            and record.court.acronym not in DOWN_COURTS | RATE_LIMITED_COURTS
+            and all(i.stored_at is not None for i in record.instances)
+            and len(record.instances) == 1
+        ):
+            return record.code, related[0][0]
+    raise LookupError("no lawsuit with a related one in the sandbox world")
+
+
+async def open_trackings(pilot: Any) -> TrackingsScreen:
+    """Go to the trackings screen and wait until it has loaded from the service."""
+    app = pilot.app
+    app.goto("trackings")
+    await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
+    screen = app.screen
+    assert isinstance(screen, TrackingsScreen)
+    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
+    await settle(pilot)
+    return screen
+
+
+# --- snapshots of a screen at both sizes ------------------------------------------------------
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+"""Every snapshot of a screen is taken at 80x24 and at 120x40."""
+
+Steps = Callable[[Any, Harness], Awaitable[None]]
+"""What a snapshot test does to the app before the picture (``steps(pilot, harness)``)."""
+
+
+def snap(snap_compare: Any, size: tuple[int, int], steps: Steps, *, hold: bool = False) -> bool:
+    """The snapshot of a fresh harness's app after ``steps``; ``hold`` takes it while the
+    service context is still opening (the loading state)."""
+    harness = Harness()
+    harness.hold_open = hold
+
+    async def run_before(pilot: Any) -> None:
+        if not hold:
+            await ready(pilot)
+        await steps(pilot, harness)
+        if not hold:
+            await settle(pilot)
+
+    result: bool = snap_compare(harness.app, terminal_size=size, run_before=run_before)
+    return result
+
+
+async def look_up(pilot: Any, text: str) -> None:
+    """Search for ``text`` from the lookup screen and wait for the answer."""
+    pilot.app.screen.query_one("#search", Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def open_from_lookup(pilot: Any, text: str, *, type_it: bool = False) -> LawsuitTreeScreen:
+    """Look ``text`` up (typed key by key with ``type_it``) and open the first lawsuit found."""
+    app = pilot.app
+    if type_it:
+        await type_text(pilot, text)
+    else:
+        app.screen.query_one("#search", Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, LookupScreen)
+    table = screen.query_one("#results", PagedTable)
+    assert table.display and table.row_count >= 1
+    await pilot.press("enter")
+    await wait_for(lambda: isinstance(app.screen, LawsuitTreeScreen), pilot.pause)
+    await settle(pilot)
+    lawsuit_screen = app.screen
+    assert isinstance(lawsuit_screen, LawsuitTreeScreen)
+    return lawsuit_screen

@@ -1,0 +1,129 @@
+"""A tracking's movement is announced once, whether the poll or a webhook brings it first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from textual.pilot import Pilot
+
+from lawsuit_tui.config import load_settings
+from lawsuit_tui.domain.bodies import TrackingCreateBody
+from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.services.movements import delivered_movement
+from lawsuit_tui.services.webhooks import WebhookIngestor
+from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
+from tests.support.ui_harness import ContextClockHarness, samples, wait_for
+
+DAY = 86_400.0
+
+
+def _receiver_settings() -> Any:
+    settings = load_settings()
+    webhooks = settings.webhooks.model_copy(update={"port": 0})
+    return settings.model_copy(update={"webhooks": webhooks})
+
+
+def _envelope(tracking_id: str, response: ResponseRecord, callback_id: str) -> dict[str, Any]:
+    """What the service sends for a tracking's response (D43)."""
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id,
+        "event_type": "tracking_response",
+        "reference_type": "tracking",
+        "reference_id": tracking_id,
+        "payload": response.to_json_dict(),
+    }
+
+
+def _movement_notices(app: Any) -> list[str]:
+    """Notices that announce a tracking's movement, by the poll or by a webhook."""
+    return [
+        n.message
+        for n in app._notifications
+        if "new movement" in n.message or "tracking found a new movement" in n.message
+    ]
+
+
+async def _a_tracking_that_moved(
+    sandbox: ContextClockHarness, pilot: Pilot[Any]
+) -> tuple[TrackingRecord, list[ResponseRecord]]:
+    """A tracking the app's watch has seen, then a run of it that found new steps."""
+    app: Any = pilot.app
+    await wait_for(lambda: app.services is not None, pilot.pause)
+    context = await app.context()
+    body = TrackingCreateBody.model_validate(
+        {"search": {"search_type": "lawsuit_cnj", "search_key": samples()["moving_lawsuit"]}}
+    )
+    record = await context.trackings.create(body)
+    watch = app.movement_watch
+    assert isinstance(watch, MovementWatch)
+    await watch.check(context, app)  # the first look: remembered, nothing to announce
+    assert _movement_notices(app) == []
+    await sandbox.advance(2 * DAY)
+    await sandbox.advance(10)  # the run's request completes
+    responses = await context.trackings.responses(record.tracking_id)
+    assert responses and all(response.response_id for response in responses)
+    return record, responses
+
+
+async def test_a_movement_delivered_then_polled_is_announced_once(
+    isolated_config: Any,
+) -> None:
+    sandbox = ContextClockHarness(_receiver_settings())
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        record, responses = await _a_tracking_that_moved(sandbox, pilot)
+
+        await pilot.press("f8")  # app.receiver
+        await wait_for(lambda: app.receiver is not None and app.receiver.running, pilot.pause)
+        async with httpx.AsyncClient() as client:
+            for number, response in enumerate(responses):
+                envelope = _envelope(record.tracking_id, response, f"cb-move-{number}")
+                answer = await client.post(app.receiver.url, json=envelope)
+                assert answer.status_code == 200
+        await wait_for(lambda: len(_movement_notices(app)) == len(responses), pilot.pause)
+        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})
+
+        context = await app.context()
+        await app.movement_watch.check(context, app)  # the poll finds the same run
+        await pilot.pause()
+        assert len(_movement_notices(app)) == len(responses), "no second notice"
+
+        await pilot.press("f8")
+        await wait_for(lambda: not app.receiver.running, pilot.pause)
+
+
+async def test_a_movement_polled_then_delivered_is_announced_once() -> None:
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        record, responses = await _a_tracking_that_moved(sandbox, pilot)
+        context = await app.context()
+
+        await app.movement_watch.check(context, app)  # the poll comes first
+        await pilot.pause()
+        notices = _movement_notices(app)
+        assert len(notices) == 1
+        assert f": {len(responses)} new movement" in notices[0]
+
+        # then the webhooks of the same responses, as the embedded receiver hands them over
+        ingestor = WebhookIngestor(context.store)
+        for number, response in enumerate(responses):
+            summary = ingestor.ingest(_envelope(record.tracking_id, response, f"cb-{number}"))
+            assert summary.new and delivered_movement(summary) is not None
+            app.receiver_switch.delivered(summary)
+        await pilot.pause()
+        assert _movement_notices(app) == notices
+        assert app.receiver_switch.deliveries == len(
+            responses
+        )  # stored and counted, only not announced
+
+        # a movement nobody announced yet still raises its notice
+        other = responses[0].model_copy(update={"response_id": "resp-not-seen-yet"})
+        app.receiver_switch.delivered(
+            ingestor.ingest(_envelope(record.tracking_id, other, "cb-other"))
+        )
+        await pilot.pause()
+        assert len(_movement_notices(app)) == 2

@@ -1,0 +1,240 @@
+"""Trackings screen: Pilot flows against the sandbox (frozen clock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input
+
+from lawsuit_tui.domain.bodies import TrackingCreateBody
+from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.services.errors import OperationNotAvailable
+from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
+from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
+from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
+from lawsuit_tui.ui.widgets.form import FieldBox
+from tests.support.ui_harness import ContextClockHarness, open_trackings, samples, wait_for
+
+DAY = 86_400.0
+
+
+async def register(pilot: Pilot[Any], key: str, **fields: str) -> TrackingFormScreen:
+    await pilot.press("n")
+    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
+    form = pilot.app.screen
+    assert isinstance(form, TrackingFormScreen)
+    form.query_one("#tf-search-key", Input).value = key
+    for name, value in fields.items():
+        form.query_one(f"#tf-{name}", Input).value = value
+    await pilot.pause()
+    return form
+
+
+async def test_register_pause_resume_delete_and_movements() -> None:
+    sandbox = ContextClockHarness()
+    moving = samples()["moving_lawsuit"]
+    async with sandbox.app.run_test(size=(120, 40)) as pilot:
+        screen = await open_trackings(pilot)
+        assert screen.records == []
+        form = await register(pilot, moving, emails="ana@example.com.br")
+        await pilot.press("f10")
+        await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+        assert len(screen.records) == 1
+        record = screen.records[0]
+        assert record.status == "created"
+        assert record.search is not None and record.search.search_key == moving
+        assert form.sent_body is not None
+        assert form.sent_body["notification_emails"] == ["ana@example.com.br"]
+
+        # pause, then resume
+        screen.table.focus()
+        await pilot.press("p")
+        await wait_for(lambda: screen.records[0].status == "paused", pilot.pause)
+        await pilot.press("r")
+        await wait_for(lambda: screen.records[0].status != "paused", pilot.pause)
+
+        # the clock moves two days: the run finds new steps; the detail lists the movement
+        await sandbox.advance(2 * DAY)
+        await sandbox.advance(10)  # the run's request completes (D15)
+        screen.poll()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.records[0].status == "updated"
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
+        detail = pilot.app.screen
+        assert isinstance(detail, TrackingDetailScreen)
+        await wait_for(lambda: detail.loaded, pilot.pause)
+        assert detail.movements, "a run over new steps gives a movement"
+        newest = detail.movements[0]
+        assert newest.lawsuit is not None and newest.lawsuit.code == moving
+        assert newest.new_steps and newest.new_steps > 0
+        # Enter opens the lawsuit tree (new steps marked from the cache)
+        await pilot.press("enter")
+        await wait_for(
+            lambda: type(pilot.app.screen).__module__ == "lawsuit_tui.ui.lawsuit.screen",
+            pilot.pause,
+        )
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("escape")
+        await wait_for(lambda: pilot.app.screen is detail, pilot.pause)
+        await pilot.press("escape")
+        await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+
+        # delete, confirmed
+        await pilot.press("d")
+        await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+        await pilot.press("y")
+        await wait_for(lambda: screen.records[0].status == "deleted", pilot.pause)
+        assert screen.table.items == []  # deleted trackings are filtered out by default
+
+
+async def test_form_validates_before_sending_and_explains_409() -> None:
+    sandbox = ContextClockHarness()
+    moving = samples()["moving_lawsuit"]
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        screen = await open_trackings(pilot)
+        form = await register(
+            pilot,
+            "1234",
+            recurrence="45",
+            emails="ana@example, bob@example.com",
+            tags="client",
+        )
+        form.query_one("#tf-fixed-time", Checkbox).value = True
+        await pilot.pause()
+        form.query_one("#tf-hour", Input).value = "25"
+        await pilot.press("f10")
+        await pilot.pause()
+        errors = {box.field: box.error for box in form.query(FieldBox) if box.error}
+        assert set(errors) >= {"search-key", "recurrence", "hour", "minute", "tags"}
+        assert "45" in errors["recurrence"]
+        assert form.sent_body is None
+        # fix the fields; e-mails are the body's rule
+        form.query_one("#tf-search-key", Input).value = moving
+        form.query_one("#tf-recurrence", Input).value = "7"
+        form.query_one("#tf-hour", Input).value = "8"
+        form.query_one("#tf-minute", Input).value = "30"
+        form.query_one("#tf-tags", Input).value = "client=ACME"
+        await pilot.press("f10")
+        await pilot.pause()
+        errors = {box.field: box.error for box in form.query(FieldBox) if box.error}
+        assert list(errors) == ["emails"]
+        assert "ana@example" in errors["emails"]
+        form.query_one("#tf-emails", Input).value = "bob@example.com"
+        await pilot.press("f10")
+        await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+        record: TrackingRecord = screen.records[0]
+        assert record.fixed_time and record.hour_range == 8 and record.execution_minute == 30
+        assert record.recurrence == 7 and record.tags == {"client": "ACME"}
+
+        # the same key again: 409, explained in the form, which stays open
+        form = await register(pilot, moving)
+        await pilot.press("f10")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert pilot.app.screen is form
+        errors = {box.field: box.error for box in form.query(FieldBox) if box.error}
+        assert "Already tracked" in errors["search-key"]
+
+
+async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
+    sandbox = ContextClockHarness()
+    moving = samples()["moving_lawsuit"]
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await wait_for(lambda: app.services is not None, pilot.pause)
+        context = await app.context()
+        body = TrackingCreateBody.model_validate(
+            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
+        )
+        record = await context.trackings.create(body)
+        screen = await open_trackings(pilot)
+        app.goto("lookup")  # the user is elsewhere when the movement arrives
+        await pilot.pause()
+        await sandbox.advance(2 * DAY)
+        await sandbox.advance(10)
+        screen.poll()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})
+        await pilot.press("ctrl+o")  # app.follow_notice
+        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
+        detail = app.screen
+        assert isinstance(detail, TrackingDetailScreen)
+        assert detail.record.tracking_id == record.tracking_id
+        await wait_for(lambda: detail.loaded, pilot.pause)
+        assert detail.movements
+
+
+async def test_edit_and_an_operation_the_service_lacks() -> None:
+    sandbox = ContextClockHarness()
+    moving = samples()["moving_lawsuit"]
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await wait_for(lambda: app.services is not None, pilot.pause)
+        context = await app.context()
+        body = TrackingCreateBody.model_validate(
+            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
+        )
+        record = await context.trackings.create(body)
+        screen = await open_trackings(pilot)
+        assert len(screen.table.columns) == 5  # 80 columns: no items column, dates only
+        await pilot.resize_terminal(120, 40)
+        await wait_for(lambda: len(screen.table.columns) == 6, pilot.pause)
+        assert screen.table.items == screen.records
+        screen.table.focus()
+
+        # edit: only what changed is sent
+        await pilot.press("e")
+        await wait_for(lambda: isinstance(app.screen, TrackingFormScreen), pilot.pause)
+        form = app.screen
+        assert isinstance(form, TrackingFormScreen)
+        assert form.query_one("#tf-search-key", Input).disabled
+        form.query_one("#tf-recurrence", Input).value = "5"
+        form.query_one("#tf-step-terms", Input).value = "sentença, acordo"
+        await pilot.press("f10")
+        await wait_for(lambda: app.screen is screen, pilot.pause)
+        assert form.sent_body == {
+            "recurrence": 5,
+            "notification_filters": {"step_terms": ["sentença", "acordo"]},
+        }
+        assert screen.records[0].recurrence == 5
+
+        # a service without the pause route: said plainly, the screen stays usable
+        async def no_pause(tracking_id: str) -> Any:
+            raise OperationNotAvailable(405, message="METHOD_NOT_ALLOWED")
+
+        context.trackings.pause = no_pause
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert any("not available on this service" in message for message in notices)
+        assert screen.records[0].status == "created"
+        assert screen.records[0].tracking_id == record.tracking_id
+        await pilot.press("r")  # still usable: resume an active tracking answers unchanged
+        await app.workers.wait_for_complete()
+        assert app.screen is screen
+
+
+async def test_an_app_owned_watch_announces_without_the_screen() -> None:
+    sandbox = ContextClockHarness()
+    moving = samples()["moving_lawsuit"]
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await wait_for(lambda: app.services is not None, pilot.pause)
+        context = await app.context()
+        body = TrackingCreateBody.model_validate(
+            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
+        )
+        record = await context.trackings.create(body)
+        watch = MovementWatch()
+        assert await watch.check(context, app)  # first look: remembered, nothing announced
+        assert app._notice_target is None
+        await sandbox.advance(2 * DAY)
+        await sandbox.advance(10)
+        await watch.check(context, app)
+        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})

@@ -1,0 +1,174 @@
+"""Webhooks inside the TUI: the embedded receiver, what it stores, and a standalone receiver's
+deliveries appearing in the views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from lawsuit_tui.config import load_settings, read_config_file
+from lawsuit_tui.ui.requests.request_list import RequestsScreen
+from lawsuit_tui.ui.requests.responses import ResponsesScreen
+from lawsuit_tui.ui.widgets.chrome import StatusLine, render_status
+from tests.support.ui_harness import Harness, ready, settle, wait_for
+
+CODE = "1234567-89.2024.8.26.0100"
+
+
+def _completed(request_id: str, callback_id: str) -> dict[str, Any]:
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id,
+        "event_type": "request_completed",
+        "reference_type": "request",
+        "reference_id": request_id,
+        "payload": {
+            "request_id": request_id,
+            "search": {"search_type": "lawsuit_cnj", "search_key": CODE},
+            "origin": "api",
+            "status": "completed",
+            "created_at": "2026-11-20T12:00:00.000Z",
+            "updated_at": "2026-11-20T12:00:02.000Z",
+            "completed_at": "2026-11-20T12:00:02.000Z",
+            "responses_count": 1,
+        },
+    }
+
+
+def _response(request_id: str, callback_id: str, response_id: str) -> dict[str, Any]:
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id,
+        "event_type": "response_created",
+        "reference_type": "request",
+        "reference_id": request_id,
+        "payload": {
+            "request_id": request_id,
+            "response_id": response_id,
+            "response_type": "lawsuit",
+            "response_data": {"code": CODE, "instance": 1, "name": "Autor x Réu", "steps": []},
+            "created_at": "2026-11-20T12:00:01.000Z",
+            "request_created_at": "2026-11-20T12:00:00.000Z",
+            "tags": {"cached_response": False},
+        },
+    }
+
+
+def _receiver_settings() -> Any:
+    settings = load_settings()
+    webhooks = settings.webhooks.model_copy(update={"port": 0})
+    return settings.model_copy(update={"webhooks": webhooks})
+
+
+def _status_text(app: Any) -> str:
+    return str(app.screen.query_one(StatusLine).render())
+
+
+async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
+    isolated_config: Any,
+) -> None:
+    harness = Harness(_receiver_settings())
+    async with harness.app.run_test(size=(120, 40)) as pilot:
+        app: Any = pilot.app
+        await ready(pilot)
+        await pilot.press("f3")
+        await wait_for(lambda: isinstance(app.screen, RequestsScreen), pilot.pause)
+        requests_screen = app.screen
+        await settle(pilot)
+
+        await pilot.press("f8")  # app.receiver
+        await wait_for(lambda: app.receiver is not None and app.receiver.running, pilot.pause)
+        await pilot.pause()
+        url = app.receiver.url
+        token = url.rsplit("/", 1)[1]
+        assert read_config_file(isolated_config)["webhooks"]["path_token"] == token
+        notices = [n.message for n in app._notifications]
+        assert any(url in message for message in notices), "a generated token is shown once"
+        assert "webhooks on :" in _status_text(app)
+
+        async with httpx.AsyncClient() as client:
+            answer = await client.post(url, json=_completed("req-wh-1", "cb-1"))
+            assert answer.status_code == 200
+            answer = await client.post(url, json=_response("req-wh-1", "cb-2", "resp-wh-1"))
+            assert answer.status_code == 200
+        await wait_for(
+            lambda: any(r.request_id == "req-wh-1" for r in requests_screen.records), pilot.pause
+        )
+        assert app._notice_target == ("requests", {"request_id": "req-wh-1"})
+        assert "(2)" in _status_text(app)
+
+        await pilot.press("ctrl+o")  # the notice takes the user to the request
+        await wait_for(lambda: isinstance(app.screen, ResponsesScreen), pilot.pause)
+        responses = app.screen
+        await wait_for(lambda: len(responses.rows) == 1, pilot.pause)
+
+        # a delivery for the request on screen: shown live, no notice to follow
+        app._notice_target = None
+        async with httpx.AsyncClient() as client:
+            answer = await client.post(url, json=_response("req-wh-1", "cb-3", "resp-wh-2"))
+            assert answer.status_code == 200
+            again = await client.post(url, json=_response("req-wh-1", "cb-3", "resp-wh-2"))
+            assert again.status_code == 200  # a redelivery changes nothing
+        await wait_for(lambda: len(responses.rows) == 2, pilot.pause)
+        assert app._notice_target is None
+
+        await pilot.press("f8")
+        await wait_for(lambda: not app.receiver.running, pilot.pause)
+        await pilot.pause()
+        assert "webhooks on" not in _status_text(app)
+
+
+async def test_a_receiver_that_cannot_run_says_why() -> None:
+    harness = Harness(_receiver_settings())
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await ready(pilot)
+        context = await app.context()
+        context.store.read_only = True  # another process holds the cache
+        try:
+            app.toggle_receiver()
+            await wait_for(lambda: not app.receiver_switch.busy, pilot.pause)
+        finally:
+            context.store.read_only = False
+        assert app.receiver is None or not app.receiver.running
+        notices = [n.message for n in app._notifications]
+        assert any("read-only" in message for message in notices)
+
+
+def test_the_status_line_makes_room_for_the_receiver() -> None:
+    from lawsuit_tui.ui.widgets.chrome import StatusSnapshot
+
+    snapshot = StatusSnapshot(
+        phase="ready",
+        mode="sandbox",
+        rate_remaining=100,
+        rate_limit=100,
+        receiver="127.0.0.1:8080",
+        deliveries=3,
+    )
+    wide = render_status(snapshot)
+    assert "webhooks on :8080 (3)" in wide.plain
+    assert render_status(snapshot, 78).cell_len <= 78
+
+
+async def test_what_a_standalone_receiver_stores_appears_in_the_views() -> None:
+    harness = Harness()
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await ready(pilot)
+        await pilot.press("f3")
+        await wait_for(lambda: isinstance(app.screen, RequestsScreen), pilot.pause)
+        screen = app.screen
+        await settle(pilot)
+        context = await app.context()
+        # The other process's write, as the cache sees it after Store.refresh().
+        stored = _completed("req-standalone-1", "cb-s1")["payload"]
+        context.store.upsert_requests([stored])
+        refreshes: list[bool] = [True]
+        context.store.refresh = lambda: refreshes.pop() if refreshes else False
+        app._follow_writer(context)
+        await wait_for(
+            lambda: any(r.request_id == "req-standalone-1" for r in screen.records), pilot.pause
+        )
