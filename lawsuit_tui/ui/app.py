@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from lawsuit_tui.config import Settings
+    from lawsuit_tui.domain.identifiers import SearchKey
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.webhooks import DeliverySummary
@@ -353,6 +354,11 @@ class LawsuitApp(App[int]):
         from lawsuit_tui.ui.requests.responses import ResponsesScreen
 
         self.push_screen(ResponsesScreen(request_id))
+
+    def open_request_form(self, key: SearchKey | None = None) -> None:
+        from lawsuit_tui.ui.requests.request_form import RequestFormScreen
+
+        self.push_screen(RequestFormScreen(key))
 
     def copy_text(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52: works over SSH and in tmux)."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from lawsuit_tui.config import Settings
+    from lawsuit_tui.domain.identifiers import SearchKey
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
 
@@ -63,6 +64,10 @@ class ScreenHost(Protocol):
 
     def open_request(self, request_id: str) -> None:
         """Push the responses of a request."""
+        ...
+
+    def open_request_form(self, key: SearchKey | None = None) -> None:
+        """Push the new-request form, its search key filled in when given."""
         ...
 
     def open_vault(self, system_name: str | None, customer_key: str | None) -> None:

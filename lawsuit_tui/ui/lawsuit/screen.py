@@ -18,7 +18,6 @@ from lawsuit_tui.domain.formatting import format_date, format_datetime, format_m
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.lawsuit.summaries import lawsuit_class, lawsuit_court
 from lawsuit_tui.ui.lawsuit.tree import (
     AttachmentItem,
     LawsuitTree,
@@ -26,6 +25,7 @@ from lawsuit_tui.ui.lawsuit.tree import (
     RelatedItem,
     StepItem,
 )
+from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -366,7 +366,7 @@ class LawsuitTreeScreen(FramedScreen):
         self.host.copy_text(self.code, _("the CNJ number"))
 
     def action_export(self) -> None:
-        from lawsuit_tui.ui.lawsuit.export import export_lawsuit
+        from lawsuit_tui.ui.dialogs.export_lawsuit import export_lawsuit
 
         export_lawsuit(self.app, self.code, self.instance)
 

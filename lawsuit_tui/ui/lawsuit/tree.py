@@ -25,7 +25,7 @@ from lawsuit_tui.domain.formatting import format_date, format_document, format_i
 from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit, Party, RelatedLawsuit, Step
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
-from lawsuit_tui.ui.lawsuit.summaries import party_name
+from lawsuit_tui.ui.widgets.lawsuit_summaries import party_name
 
 PAGE = 200
 """Most nodes a group shows before a "more" node (Tree re-measures every visible line)."""

@@ -26,7 +26,7 @@ from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import credential_problem
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.lawsuit.summaries import lawsuit_class, lawsuit_court, lawsuit_parties
+from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
 if TYPE_CHECKING:
@@ -349,9 +349,7 @@ class LookupScreen(FramedScreen):
         if lawsuit is not None:
             self._fresh(lawsuit.code)
         elif self._result is not None:
-            from lawsuit_tui.ui.requests.request_form import RequestFormScreen
-
-            self.app.push_screen(RequestFormScreen(self._result.key))
+            self.host.open_request_form(self._result.key)
 
     @work(exclusive=True, group="lookup.fresh", exit_on_error=False)
     async def _fresh(self, code: str) -> None:
@@ -367,7 +365,7 @@ class LookupScreen(FramedScreen):
         lawsuit = self._selected()
         if lawsuit is None:
             return
-        from lawsuit_tui.ui.lawsuit.export import export_lawsuit
+        from lawsuit_tui.ui.dialogs.export_lawsuit import export_lawsuit
 
         export_lawsuit(self.app, lawsuit.code, lawsuit.instance)
 

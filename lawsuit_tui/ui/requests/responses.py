@@ -32,8 +32,8 @@ from lawsuit_tui.services.request_responses import (
 )
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.lawsuit.summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
+from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
