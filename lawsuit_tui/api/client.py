@@ -1,4 +1,5 @@
-"""The typed async client of the whole interface: one method per route.
+"""The typed async client of the whole interface: one method per route, grouped by resource
+in :mod:`lawsuit_tui.api.resources`.
 
 One ``httpx.AsyncClient`` serves the five base addresses. Every call goes through
 :meth:`ApiClient._call`: a slot of the shared sliding window for the limited routes,
@@ -19,7 +20,7 @@ import dataclasses
 import random
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,45 +39,26 @@ from lawsuit_tui.api.errors import (
     Unauthorized,
     error_from_response,
 )
-from lawsuit_tui.api.filters import RequestFilters, ResponseFilters, TrackingFilters
 from lawsuit_tui.api.ledger import RateLedger, open_shared
-from lawsuit_tui.api.models import AttachmentFile, LookupAnswer, RawPage
-from lawsuit_tui.api.pagination import iter_items, iter_pages
 from lawsuit_tui.api.ratelimit import RateLimiter, RateWait, Sleep
+from lawsuit_tui.api.resources.attachments import AttachmentRoutes
+from lawsuit_tui.api.resources.base import BULK_PAGE_SIZE
+from lawsuit_tui.api.resources.lookup import LookupRoutes
+from lawsuit_tui.api.resources.miner import MinerRoutes
+from lawsuit_tui.api.resources.requests import RequestRoutes
+from lawsuit_tui.api.resources.responses import ResponseRoutes
+from lawsuit_tui.api.resources.trackings import TrackingRoutes
+from lawsuit_tui.api.resources.vault import VaultRoutes
 from lawsuit_tui.api.retry import RetryBudget, StopWhenSpent, WaitRetryAfterOrJitter, should_retry
 from lawsuit_tui.api.routes import ROUTES, Route
-from lawsuit_tui.domain.bodies import (
-    CountBody,
-    CreateRequestBody,
-    CredentialDeleteBody,
-    CredentialsRegistrationBody,
-    LookupBody,
-    PageParams,
-    ResponsesPageParams,
-    SearchBody,
-    TrackingCreateBody,
-    TrackingPatchBody,
-    TrackingsPageParams,
-)
-from lawsuit_tui.domain.count import CountRequestResult
-from lawsuit_tui.domain.pagination import Page
-from lawsuit_tui.domain.requests import RequestRecord
-from lawsuit_tui.domain.responses import ResponseRecord, ResponsesPage
-from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.domain.vault import (
-    CredentialRegistrationResult,
-    VaultListing,
-    parse_registration_results,
-)
 from lawsuit_tui.i18n import _
 
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
-__all__ = ["USER_AGENT", "ApiClient", "ApiStats", "BaseUrls", "ClientConfig"]
+__all__ = ["BULK_PAGE_SIZE", "USER_AGENT", "ApiClient", "ApiStats", "BaseUrls", "ClientConfig"]
 
 USER_AGENT = f"lawsuit-tui/{__version__}"
-BULK_PAGE_SIZE = 1000
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -205,28 +187,19 @@ def _int_header(headers: httpx.Headers, name: str) -> int | None:
         return None
 
 
-def _wire(body: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
-    if isinstance(body, Mapping):
-        return dict(body)
-    to_wire = getattr(body, "to_wire", None)
-    if callable(to_wire):
-        wire: dict[str, Any] = to_wire()
-        return wire
-    return body.model_dump(mode="json", exclude_none=True)
+class ApiClient(
+    LookupRoutes,
+    RequestRoutes,
+    ResponseRoutes,
+    TrackingRoutes,
+    VaultRoutes,
+    MinerRoutes,
+    AttachmentRoutes,
+):
+    """Async client of the service. Use as ``async with ApiClient(...) as api:``.
 
-
-def _filename(disposition: str | None) -> str | None:
-    if not disposition:
-        return None
-    for part in disposition.split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name.lower() == "filename" and value:
-            return value.strip().strip('"') or None
-    return None
-
-
-class ApiClient:
-    """Async client of the service. Use as ``async with ApiClient(...) as api:``."""
+    The routes come from one mixin per resource (``api/resources/``); this class owns the
+    transport, the rate window and the one ``_call`` they all go through."""
 
     def __init__(
         self,
@@ -484,300 +457,6 @@ class ApiClient:
             )
         return response
 
-    # --- parsing helpers ----------------------------------------------------------------
-
-    @staticmethod
-    def _model(model: type[M]) -> Callable[[httpx.Response], M]:
-        def parse(response: httpx.Response) -> M:
-            return model.model_validate_json(response.content)
-
-        return parse
-
-    # --- lookup -----------------------------------------------------------------------------
-
-    async def lookup(self, search_type: str, search_key: str) -> LookupAnswer:
-        """POST {lawsuits_url}/lawsuits: the lawsuits the service holds for a key."""
-        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
-        return await self._call("lookup", self._model(LookupAnswer), body=body.to_wire())
-
-    async def lookup_bearer(self, search_type: str, search_key: str) -> LookupAnswer:
-        """POST {requests_url}/lawsuits with the configured bearer token (D40)."""
-        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
-        return await self._call("lookup_bearer", self._model(LookupAnswer), body=body.to_wire())
-
-    async def lookup_with_raw(
-        self, search_type: str, search_key: str, *, bearer: bool = False
-    ) -> tuple[LookupAnswer, list[dict[str, Any]]]:
-        """``lookup`` (or ``lookup_bearer``) plus each lawsuit as the dict received, in the
-        same order as ``answer.lawsuits``: the cache keeps what the service sent without
-        dumping the models back to JSON (seconds for a lawsuit of 10,000 steps)."""
-        body = LookupBody(search=SearchBody(search_type=search_type, search_key=search_key))
-        route = "lookup_bearer" if bearer else "lookup"
-        received: list[bytes] = []
-
-        def parse(response: httpx.Response) -> Any:
-            # Only the head is kept for an error message: the body may be megabytes.
-            received[:] = [response.content[:200]]
-            return orjson.loads(response.content)
-
-        data = await self._call(route, parse, body=body.to_wire())
-
-        def build() -> tuple[LookupAnswer, list[dict[str, Any]]]:
-            answer = LookupAnswer.model_validate(data)
-            items = data.get("lawsuits") if isinstance(data, dict) else None
-            raw = [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
-            if len(raw) != len(answer.lawsuits):  # not one dict per model: trust the models
-                raw = [lawsuit.to_json_dict() for lawsuit in answer.lawsuits]
-            return answer, raw
-
-        # Validating a lawsuit of 10,000 steps takes a few hundred ms: not on the event loop.
-        try:
-            return await asyncio.to_thread(build)
-        except (ValidationError, ValueError, TypeError) as exc:
-            raise MalformedResponse(
-                200,
-                message=_("the answer does not match the interface: {problem}").format(
-                    problem=str(exc).splitlines()[0][:200]
-                ),
-                body_excerpt=(received[0] if received else b"").decode("utf-8", errors="replace"),
-                route=ROUTES[route].label,
-            ) from exc
-
-    # --- requests ---------------------------------------------------------------------------
-
-    async def create_request(self, body: CreateRequestBody) -> list[RequestRecord]:
-        """POST {requests_url}/requests. One record, or several when the service answers a
-        list (the original first)."""
-
-        def parse(response: httpx.Response) -> list[RequestRecord]:
-            data = orjson.loads(response.content)
-            items = data if isinstance(data, list) else [data]
-            return [RequestRecord.model_validate(item) for item in items]
-
-        return await self._call("create_request", parse, body=_wire(body))
-
-    async def get_request(self, request_id: str) -> RequestRecord:
-        return await self._call(
-            "get_request", self._model(RequestRecord), path={"request_id": request_id}
-        )
-
-    async def list_requests(
-        self, page: int = 1, page_size: int = 20, *, filters: RequestFilters | None = None
-    ) -> Page[RequestRecord]:
-        """One page of GET {requests_url}/requests, newest first (D22)."""
-        query = PageParams(page=page, page_size=page_size).to_query()
-        chosen = filters or RequestFilters()
-        query.update(chosen.to_query())
-        result = await self._call("list_requests", self._model(Page[RequestRecord]), params=query)
-        result.page_data = [r for r in result.page_data if chosen.keep(r)]
-        return result
-
-    def iter_request_pages(
-        self,
-        *,
-        page_size: int = BULK_PAGE_SIZE,
-        filters: RequestFilters | None = None,
-        start_page: int = 1,
-    ) -> AsyncIterator[Page[RequestRecord]]:
-        return iter_pages(
-            lambda n: self.list_requests(n, page_size, filters=filters), start_page=start_page
-        )
-
-    def iter_requests(
-        self, *, page_size: int = BULK_PAGE_SIZE, filters: RequestFilters | None = None
-    ) -> AsyncIterator[RequestRecord]:
-        """Every request matching ``filters``, each once."""
-        return iter_items(
-            self.iter_request_pages(page_size=page_size, filters=filters),
-            key=lambda r: r.request_id,
-        )
-
-    async def cancel_request(self, request_id: str) -> RequestRecord:
-        """DELETE {requests_url}/requests/{id} (D16): cancel, or soft-delete when completed."""
-        return await self._call(
-            "cancel_request", self._model(RequestRecord), path={"request_id": request_id}
-        )
-
-    # --- responses --------------------------------------------------------------------------
-
-    async def list_responses(
-        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
-    ) -> ResponsesPage:
-        """One page of GET {requests_url}/responses, oldest first (D22)."""
-        chosen = filters or ResponseFilters()
-        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
-        query.update(chosen.to_query())
-        result = await self._call("list_responses", self._model(ResponsesPage), params=query)
-        result.page_data = [r for r in result.page_data if chosen.keep(r)]
-        return result
-
-    def iter_response_pages(
-        self,
-        *,
-        page_size: int = BULK_PAGE_SIZE,
-        filters: ResponseFilters | None = None,
-        start_page: int = 1,
-    ) -> AsyncIterator[ResponsesPage]:
-        return iter_pages(
-            lambda n: self.list_responses(n, page_size, filters=filters), start_page=start_page
-        )
-
-    async def list_responses_raw(
-        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
-    ) -> RawPage:
-        """``list_responses`` without building models: each item is the dict received
-        (the fast path for bulk reads such as a sync)."""
-        chosen = filters or ResponseFilters()
-        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
-        query.update(chosen.to_query())
-
-        def parse(response: httpx.Response) -> RawPage:
-            return RawPage.parse(response.content, id_field="response_id")
-
-        result = await self._call("list_responses", parse, params=query)
-        result.page_data = [r for r in result.page_data if chosen.keep_raw(r)]
-        return result
-
-    def iter_response_pages_raw(
-        self,
-        *,
-        page_size: int = BULK_PAGE_SIZE,
-        filters: ResponseFilters | None = None,
-        start_page: int = 1,
-    ) -> AsyncIterator[RawPage]:
-        return iter_pages(
-            lambda n: self.list_responses_raw(n, page_size, filters=filters),
-            start_page=start_page,
-        )
-
-    def iter_responses(
-        self, *, page_size: int = BULK_PAGE_SIZE, filters: ResponseFilters | None = None
-    ) -> AsyncIterator[ResponseRecord]:
-        """Every response matching ``filters``, each once, oldest first."""
-        return iter_items(
-            self.iter_response_pages(page_size=page_size, filters=filters),
-            key=lambda r: r.response_id,
-        )
-
-    # --- trackings --------------------------------------------------------------------------
-
-    async def get_tracking(self, tracking_id: str) -> TrackingRecord:
-        return await self._call(
-            "get_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
-        )
-
-    async def list_trackings(
-        self, page: int = 1, page_size: int = 20, *, filters: TrackingFilters | None = None
-    ) -> Page[TrackingRecord]:
-        chosen = filters or TrackingFilters()
-        query = TrackingsPageParams(page=page, page_size=page_size).to_query()
-        query.update(chosen.to_query())
-        result = await self._call("list_trackings", self._model(Page[TrackingRecord]), params=query)
-        result.page_data = [t for t in result.page_data if chosen.keep(t)]
-        return result
-
-    def iter_tracking_pages(
-        self,
-        *,
-        page_size: int = BULK_PAGE_SIZE,
-        filters: TrackingFilters | None = None,
-        start_page: int = 1,
-    ) -> AsyncIterator[Page[TrackingRecord]]:
-        return iter_pages(
-            lambda n: self.list_trackings(n, page_size, filters=filters), start_page=start_page
-        )
-
-    def iter_trackings(
-        self, *, page_size: int = BULK_PAGE_SIZE, filters: TrackingFilters | None = None
-    ) -> AsyncIterator[TrackingRecord]:
-        return iter_items(
-            self.iter_tracking_pages(page_size=page_size, filters=filters),
-            key=lambda t: t.tracking_id,
-        )
-
-    async def create_tracking(self, body: TrackingCreateBody) -> TrackingRecord:
-        return await self._call("create_tracking", self._model(TrackingRecord), body=_wire(body))
-
-    async def pause_tracking(self, tracking_id: str) -> TrackingRecord:
-        return await self._call(
-            "pause_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
-        )
-
-    async def resume_tracking(self, tracking_id: str) -> TrackingRecord:
-        return await self._call(
-            "resume_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
-        )
-
-    async def patch_tracking(self, tracking_id: str, body: TrackingPatchBody) -> TrackingRecord:
-        return await self._call(
-            "patch_tracking",
-            self._model(TrackingRecord),
-            path={"tracking_id": tracking_id},
-            body=_wire(body),
-        )
-
-    async def delete_tracking(self, tracking_id: str) -> TrackingRecord:
-        return await self._call(
-            "delete_tracking", self._model(TrackingRecord), path={"tracking_id": tracking_id}
-        )
-
-    # --- vault ------------------------------------------------------------------------------
-
-    async def vault_status(self, customer_key: str = "*") -> VaultListing:
-        """GET {vault_url}/credentials?customer_key=..."""
-        return await self._call(
-            "vault_status", self._model(VaultListing), params={"customer_key": customer_key}
-        )
-
-    async def register_credentials(
-        self, body: CredentialsRegistrationBody
-    ) -> list[CredentialRegistrationResult]:
-        """POST {vault_url}/credentials; one entry per system registered (siblings too)."""
-
-        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
-            return parse_registration_results(orjson.loads(response.content))
-
-        return await self._call("register_credentials", parse, body=_wire(body))
-
-    async def delete_credential(
-        self, body: CredentialDeleteBody
-    ) -> list[CredentialRegistrationResult]:
-        """DELETE {vault_url}/credentials with ``{system_name, customer_key}`` (D34)."""
-
-        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
-            return parse_registration_results(orjson.loads(response.content))
-
-        return await self._call("delete_credential", parse, body=_wire(body))
-
-    # --- count ------------------------------------------------------------------------------
-
-    async def count(self, body: CountBody) -> CountRequestResult:
-        """POST {miner_url}/requests/count. ``limit`` is never sent (D37: strict body)."""
-        wire = _wire(body)
-        wire.pop("limit", None)
-        return await self._call("count", self._model(CountRequestResult), body=wire)
-
-    # --- attachments ------------------------------------------------------------------------
-
-    async def download_attachment(
-        self, code: str, instance: int | str, attachment_id: str
-    ) -> AttachmentFile:
-        """GET {lawsuits_url}/lawsuits/{cnj}/{instance}/attachments/{id} (D41)."""
-
-        def parse(response: httpx.Response) -> AttachmentFile:
-            media = response.headers.get("content-type")
-            return AttachmentFile(
-                content=response.content,
-                media_type=media.split(";")[0].strip() if media else None,
-                filename=_filename(response.headers.get("content-disposition")),
-            )
-
-        return await self._call(
-            "download_attachment",
-            parse,
-            path={"code": code, "instance": instance, "attachment_id": attachment_id},
-        )
-
 
 def _describe(exc: httpx.HTTPError) -> str:
     text = str(exc).strip()
@@ -786,6 +465,5 @@ def _describe(exc: httpx.HTTPError) -> str:
 
 
 async def _default_sleep(seconds: float) -> None:
-    import asyncio
 
     await asyncio.sleep(seconds)

@@ -1,0 +1,77 @@
+"""Responses: the answers the courts gave to requests, as models or as the dicts received."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+
+from lawsuit_tui.api.filters import ResponseFilters
+from lawsuit_tui.api.models import RawPage
+from lawsuit_tui.api.pagination import iter_items, iter_pages
+from lawsuit_tui.api.resources.base import BULK_PAGE_SIZE, RouteCaller
+from lawsuit_tui.domain.bodies import ResponsesPageParams
+from lawsuit_tui.domain.responses import ResponseRecord, ResponsesPage
+
+__all__ = ["ResponseRoutes"]
+
+
+class ResponseRoutes(RouteCaller):
+    async def list_responses(
+        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
+    ) -> ResponsesPage:
+        """One page of GET {requests_url}/responses, oldest first (D22)."""
+        chosen = filters or ResponseFilters()
+        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+        result = await self._call("list_responses", self._model(ResponsesPage), params=query)
+        result.page_data = [r for r in result.page_data if chosen.keep(r)]
+        return result
+
+    def iter_response_pages(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: ResponseFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[ResponsesPage]:
+        return iter_pages(
+            lambda n: self.list_responses(n, page_size, filters=filters), start_page=start_page
+        )
+
+    async def list_responses_raw(
+        self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
+    ) -> RawPage:
+        """``list_responses`` without building models: each item is the dict received
+        (the fast path for bulk reads such as a sync)."""
+        chosen = filters or ResponseFilters()
+        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+
+        def parse(response: httpx.Response) -> RawPage:
+            return RawPage.parse(response.content, id_field="response_id")
+
+        result = await self._call("list_responses", parse, params=query)
+        result.page_data = [r for r in result.page_data if chosen.keep_raw(r)]
+        return result
+
+    def iter_response_pages_raw(
+        self,
+        *,
+        page_size: int = BULK_PAGE_SIZE,
+        filters: ResponseFilters | None = None,
+        start_page: int = 1,
+    ) -> AsyncIterator[RawPage]:
+        return iter_pages(
+            lambda n: self.list_responses_raw(n, page_size, filters=filters),
+            start_page=start_page,
+        )
+
+    def iter_responses(
+        self, *, page_size: int = BULK_PAGE_SIZE, filters: ResponseFilters | None = None
+    ) -> AsyncIterator[ResponseRecord]:
+        """Every response matching ``filters``, each once, oldest first."""
+        return iter_items(
+            self.iter_response_pages(page_size=page_size, filters=filters),
+            key=lambda r: r.response_id,
+        )

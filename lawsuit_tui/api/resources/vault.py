@@ -1,0 +1,44 @@
+"""The vault: the court logins the service keeps on the customer's behalf."""
+
+from __future__ import annotations
+
+import httpx
+import orjson
+
+from lawsuit_tui.api.resources.base import RouteCaller, wire_of
+from lawsuit_tui.domain.bodies import CredentialDeleteBody, CredentialsRegistrationBody
+from lawsuit_tui.domain.vault import (
+    CredentialRegistrationResult,
+    VaultListing,
+    parse_registration_results,
+)
+
+__all__ = ["VaultRoutes"]
+
+
+class VaultRoutes(RouteCaller):
+    async def vault_status(self, customer_key: str = "*") -> VaultListing:
+        """GET {vault_url}/credentials?customer_key=..."""
+        return await self._call(
+            "vault_status", self._model(VaultListing), params={"customer_key": customer_key}
+        )
+
+    async def register_credentials(
+        self, body: CredentialsRegistrationBody
+    ) -> list[CredentialRegistrationResult]:
+        """POST {vault_url}/credentials; one entry per system registered (siblings too)."""
+
+        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
+            return parse_registration_results(orjson.loads(response.content))
+
+        return await self._call("register_credentials", parse, body=wire_of(body))
+
+    async def delete_credential(
+        self, body: CredentialDeleteBody
+    ) -> list[CredentialRegistrationResult]:
+        """DELETE {vault_url}/credentials with ``{system_name, customer_key}`` (D34)."""
+
+        def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
+            return parse_registration_results(orjson.loads(response.content))
+
+        return await self._call("delete_credential", parse, body=wire_of(body))
