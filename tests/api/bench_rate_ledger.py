@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lawsuit_tui.api.ledger import Answered, FileRateLedger, Ticket
 from lawsuit_tui.api.ratelimit import RateLimiter
+from tests.support.clock import VirtualClock
 
 ROUNDS = 5
 CALLS = 2_000
@@ -31,16 +32,8 @@ WINDOW = 60.0
 ROOM = 250
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def ledger_round(directory: Path, n: int) -> float:
-    clock = Clock()
+    clock = VirtualClock(time.time())
     ledger = FileRateLedger(directory / f"rate-bench-{n}.json", clock=clock)
     step = WINDOW / LIMIT  # a steady full window: one stamp leaves as one arrives
     for _ in range(LIMIT):  # fill the window first
@@ -64,7 +57,7 @@ async def no_wait(seconds: float) -> None:
 
 
 async def limiter_round() -> float:
-    clock = Clock()
+    clock = VirtualClock(time.time())
     limiter = RateLimiter(ROOM, WINDOW, clock=clock, sleep=no_wait)
     started = time.perf_counter()
     for _ in range(CALLS):

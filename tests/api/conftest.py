@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from api_helpers import SandboxRig, open_sandbox
+
+from tests.support.client_rig import SandboxRig, open_sandbox
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from email.utils import format_datetime
 import httpx
 import pytest
 import respx
-from api_helpers import ROOT, VirtualClock, make_client
 
 from lawsuit_tui.api.errors import (
     ApiError,
@@ -33,6 +32,8 @@ from lawsuit_tui.api.errors import (
     parse_retry_after,
 )
 from lawsuit_tui.domain.bodies import CountBody, CreateRequestBody, SearchBody
+from tests.support.client_rig import ROOT, make_client
+from tests.support.clock import VirtualClock
 
 REQUEST = {"request_id": "r-1", "status": "pending", "search": {"search_type": "cpf"}}
 

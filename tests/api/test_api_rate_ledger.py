@@ -30,14 +30,7 @@ from lawsuit_tui.api.ledger import (
     ledger_directory,
     open_shared,
 )
-
-
-class Clock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import VirtualClock
 
 
 def read_ledger(path: Path) -> dict[str, object]:
@@ -93,8 +86,8 @@ def remove(path: Path) -> None:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> VirtualClock:
+    return VirtualClock(1_700_000_000.0)
 
 
 @pytest.fixture
@@ -109,7 +102,7 @@ async def take(ledger: FileRateLedger, limit: int = 3, window: float = 10.0) -> 
 
 
 async def test_calls_in_flight_fill_the_window_then_a_wait_is_told(
-    path: Path, clock: Clock
+    path: Path, clock: VirtualClock
 ) -> None:
     ledger = FileRateLedger(path, clock=clock)
     tickets = [await take(ledger) for _ in range(3)]
@@ -130,7 +123,7 @@ async def test_calls_in_flight_fill_the_window_then_a_wait_is_told(
     assert len(in_flight(path)) == 3
 
 
-async def test_two_processes_share_one_window(path: Path, clock: Clock) -> None:
+async def test_two_processes_share_one_window(path: Path, clock: VirtualClock) -> None:
     first = FileRateLedger(path, clock=clock)
     second = FileRateLedger(path, clock=clock)
     assert first.owner != second.owner
@@ -142,7 +135,7 @@ async def test_two_processes_share_one_window(path: Path, clock: Clock) -> None:
     assert second.view is not None and second.view.remaining(clock(), 3) == 0
 
 
-async def test_pruning_drops_answered_calls_a_window_old(path: Path, clock: Clock) -> None:
+async def test_pruning_drops_answered_calls_a_window_old(path: Path, clock: VirtualClock) -> None:
     ledger = FileRateLedger(path, clock=clock)
     old = await take(ledger, limit=10)
     await ledger.settle([Answered(old, clock(), None, 10)], window=10.0)
@@ -156,7 +149,7 @@ async def test_pruning_drops_answered_calls_a_window_old(path: Path, clock: Cloc
     assert in_flight(path) == [[clock(), os.getpid(), ledger.owner, fresh.seq]]
 
 
-async def test_unsent_call_gives_its_slot_back(path: Path, clock: Clock) -> None:
+async def test_unsent_call_gives_its_slot_back(path: Path, clock: VirtualClock) -> None:
     ledger = FileRateLedger(path, clock=clock)
     ticket = await take(ledger, limit=1)
     assert isinstance(await ledger.take(limit=1, window=10.0), LedgerWait)
@@ -164,7 +157,7 @@ async def test_unsent_call_gives_its_slot_back(path: Path, clock: Clock) -> None
     await take(ledger, limit=1)
 
 
-async def test_a_429_blocks_every_process(path: Path, clock: Clock) -> None:
+async def test_a_429_blocks_every_process(path: Path, clock: VirtualClock) -> None:
     first = FileRateLedger(path, clock=clock)
     second = FileRateLedger(path, clock=clock)
     await first.settle([Blocked(clock() + 60.0)], window=10.0)
@@ -176,7 +169,7 @@ async def test_a_429_blocks_every_process(path: Path, clock: Clock) -> None:
 
 
 async def test_service_remaining_adds_phantoms_for_calls_made_elsewhere(
-    path: Path, clock: Clock
+    path: Path, clock: VirtualClock
 ) -> None:
     ledger = FileRateLedger(path, clock=clock)
     ticket = await take(ledger, limit=5)
@@ -189,7 +182,7 @@ async def test_service_remaining_adds_phantoms_for_calls_made_elsewhere(
 
 
 async def test_a_call_in_flight_of_a_dead_process_is_released(
-    path: Path, clock: Clock, dead_pid: int
+    path: Path, clock: VirtualClock, dead_pid: int
 ) -> None:
     stale = [clock() - 5.0, dead_pid, f"{dead_pid}-dead", 1]
     mine_before = [clock() - 5.0, os.getpid(), f"{os.getpid()}-earlier", 7]
@@ -207,7 +200,7 @@ async def test_a_call_in_flight_of_a_dead_process_is_released(
 
 
 async def test_a_call_in_flight_of_a_live_process_expires_after_the_ttl(
-    path: Path, clock: Clock
+    path: Path, clock: VirtualClock
 ) -> None:
     live = os.getppid()  # alive, and not us
     put(path, flying=([clock() - 400.0, live, "x", 1],))
@@ -249,7 +242,7 @@ async def test_a_call_in_flight_of_a_live_process_expires_after_the_ttl(
     ],
 )
 async def test_damaged_file_is_rebuilt_not_crashed_on(
-    path: Path, clock: Clock, content: bytes
+    path: Path, clock: VirtualClock, content: bytes
 ) -> None:
     put(path, content)
     ledger = FileRateLedger(path, clock=clock)
@@ -259,7 +252,9 @@ async def test_damaged_file_is_rebuilt_not_crashed_on(
     assert in_flight(path) == [[clock(), os.getpid(), ledger.owner, ticket.seq]]
 
 
-async def test_a_time_dated_in_the_future_is_brought_to_now(path: Path, clock: Clock) -> None:
+async def test_a_time_dated_in_the_future_is_brought_to_now(
+    path: Path, clock: VirtualClock
+) -> None:
     live = os.getppid()
     put(
         path,
@@ -274,7 +269,7 @@ async def test_a_time_dated_in_the_future_is_brought_to_now(path: Path, clock: C
     assert read_ledger(path)["blocked_until"] == clock()
 
 
-async def test_private_directory_and_file(tmp_path: Path, clock: Clock) -> None:
+async def test_private_directory_and_file(tmp_path: Path, clock: VirtualClock) -> None:
     old_umask = os.umask(0)
     try:
         path = tmp_path / "fresh" / "rate-x.json"
@@ -292,7 +287,7 @@ async def test_private_directory_and_file(tmp_path: Path, clock: Clock) -> None:
         os.umask(old_umask)
 
 
-async def test_the_key_is_never_written(tmp_path: Path, clock: Clock) -> None:
+async def test_the_key_is_never_written(tmp_path: Path, clock: VirtualClock) -> None:
     key = "live-key-0123456789-4f2a"
     ledger = FileRateLedger.for_key(key, "https://requests.prod.judit.io/x", tmp_path)
     ledger._clock = clock
@@ -308,7 +303,7 @@ async def test_the_key_is_never_written(tmp_path: Path, clock: Clock) -> None:
 
 
 async def test_a_held_lock_is_waited_for_without_blocking_the_loop(
-    path: Path, clock: Clock
+    path: Path, clock: VirtualClock
 ) -> None:
     ledger = FileRateLedger(path, clock=clock)
     await take(ledger)
@@ -339,7 +334,7 @@ async def test_a_held_lock_is_waited_for_without_blocking_the_loop(
 
 
 async def test_an_unusable_directory_is_reported_not_raised_as_os_error(
-    tmp_path: Path, clock: Clock
+    tmp_path: Path, clock: VirtualClock
 ) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -348,7 +343,7 @@ async def test_an_unusable_directory_is_reported_not_raised_as_os_error(
         await ledger.take(limit=3, window=10.0)
 
 
-async def test_a_removed_file_is_created_again(path: Path, clock: Clock) -> None:
+async def test_a_removed_file_is_created_again(path: Path, clock: VirtualClock) -> None:
     ledger = FileRateLedger(path, clock=clock)
     await take(ledger)
     remove(path)

@@ -11,8 +11,6 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from api_helpers import ROOT, VirtualClock, make_client, make_config
-from test_api_ratelimit_pagination import WindowServer
 
 from lawsuit_tui.api.client import ApiClient, ClientConfig
 from lawsuit_tui.api.errors import CourtUnavailable, RateLimited
@@ -20,6 +18,8 @@ from lawsuit_tui.api.ledger import FileRateLedger
 from lawsuit_tui.api.ratelimit import RateWait
 from lawsuit_tui.config import load_settings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
+from tests.support.client_rig import ROOT, WindowServer, make_client, make_config
+from tests.support.clock import VirtualClock
 
 REQUEST = {"request_id": "r-1", "status": "pending", "search": {"search_type": "cpf"}}
 

@@ -4,43 +4,15 @@ pagination iterators (stop rules, dedupe, a list growing while it is read)."""
 from __future__ import annotations
 
 import asyncio
-from collections import Counter, deque
+from collections import Counter
 
 import httpx
 import pytest
-from api_helpers import VirtualClock, make_client
 
 from lawsuit_tui.api.filters import ResponseFilters, TrackingFilters
 from lawsuit_tui.api.ratelimit import RateLimiter
-
-
-class WindowServer:
-    """A mock service with its own sliding window on the same virtual clock."""
-
-    def __init__(self, clock: VirtualClock, calls: int, seconds: float) -> None:
-        self.clock = clock
-        self.calls = calls
-        self.seconds = seconds
-        self.hits: deque[float] = deque()
-        self.times: list[float] = []
-        self.rejected = 0
-        self.extra_used = 0  # calls made by "another client" with the same key
-
-    def handler(self, request: httpx.Request) -> httpx.Response:
-        now = self.clock()
-        while self.hits and self.hits[0] <= now - self.seconds:
-            self.hits.popleft()
-        if len(self.hits) + self.extra_used >= self.calls:
-            self.rejected += 1
-            return httpx.Response(429, headers={"Retry-After": "1"}, json={"error": "TOO_MANY"})
-        self.hits.append(now)
-        self.times.append(now)
-        remaining = self.calls - len(self.hits) - self.extra_used
-        headers = {"X-RateLimit-Limit": str(self.calls), "X-RateLimit-Remaining": str(remaining)}
-        request_id = request.url.path.rsplit("/", 1)[-1]
-        return httpx.Response(
-            200, headers=headers, json={"request_id": request_id, "status": "started"}
-        )
+from tests.support.client_rig import WindowServer, make_client
+from tests.support.clock import VirtualClock
 
 
 async def test_many_tasks_share_the_window_without_a_single_429() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from api_helpers import SandboxRig, make_config
 
 from lawsuit_tui.api.client import ApiClient
 from lawsuit_tui.api.errors import (
@@ -25,6 +24,7 @@ from lawsuit_tui.domain.bodies import (
     TrackingPatchBody,
 )
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from tests.support.client_rig import SandboxRig, make_config
 
 
 def request_body(search_type: str, key: str, **extra: object) -> CreateRequestBody:

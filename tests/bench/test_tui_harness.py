@@ -14,13 +14,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench import _tui_parse as tp
+from bench._tui_fill import FillPlan, big_request_codes, lawsuit_code
+from lawsuit_tui.domain.identifiers import make_cnj as cnj
 
-from bench import _tui_parse as tp  # noqa: E402
-from bench._tui_fill import FillPlan, big_request_codes, lawsuit_code  # noqa: E402
-from lawsuit_tui.domain.identifiers import make_cnj as cnj  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 PROC_STATUS = """Name:\tpython3.11
 Umask:\t0022

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from lawsuit_tui.services import context
+from tests.support.samples import samples as shared_samples
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +34,4 @@ def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def samples() -> dict[str, Any]:
-    from lawsuit_tui.sandbox.world import World
-
-    return dict(World.shared(7).samples())
+    return shared_samples()

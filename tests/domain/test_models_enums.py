@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from domain_roundtrip_helpers import load
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,6 +29,7 @@ from lawsuit_tui.domain.lawsuit import Lawsuit, Party
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.domain.vault import SystemStatusRow
+from tests.support.roundtrip import load
 
 
 class _Holder(ApiModel):

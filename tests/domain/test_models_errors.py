@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-from domain_roundtrip_helpers import load
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from lawsuit_tui.domain.errors import (
     ValidationItem,
     parse_error_body,
 )
+from tests.support.roundtrip import load
 
 
 def test_transport_shape_with_validation_items() -> None:

@@ -8,13 +8,13 @@ import sys
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from domain_roundtrip_helpers import load
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lawsuit_tui.domain.base import format_timestamp
 from lawsuit_tui.domain.lawsuit import Lawsuit, Party
 from lawsuit_tui.domain.responses import ResponseRecord
+from tests.support.roundtrip import load
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=10),

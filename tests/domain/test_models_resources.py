@@ -6,7 +6,6 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from domain_roundtrip_helpers import load
 from pydantic import ValidationError
 
 from lawsuit_tui.domain.base import as_datetime, format_timestamp
@@ -36,6 +35,7 @@ from lawsuit_tui.domain.webhooks import (
     TrackingResponsePayload,
     WebhookEnvelope,
 )
+from tests.support.roundtrip import load
 
 
 def test_lawsuit_tree() -> None:

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from domain_roundtrip_helpers import assert_same_payload, fixture_names, load, normalise
 
 from lawsuit_tui.domain.count import CountRequestResult
 from lawsuit_tui.domain.errors import ErrorListBody, FlatErrorBody, TransportErrorBody
@@ -17,6 +16,7 @@ from lawsuit_tui.domain.responses import LookupResult, ResponseRecord, Responses
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.domain.vault import VaultListing, parse_registration_results
 from lawsuit_tui.domain.webhooks import WebhookEnvelope
+from tests.support.roundtrip import assert_same_payload, fixture_names, load, normalise
 
 Dumper = Callable[[Any], Any]
 

@@ -9,9 +9,11 @@ import httpx
 import pytest
 
 from lawsuit_tui.sandbox.app import create_app, drain
-from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
+from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.state import SandboxState
 from lawsuit_tui.sandbox.world import World
+from tests.support.samples import samples as shared_samples
+from tests.support.samples import shared_world
 
 KEY = "sandbox"
 
@@ -20,12 +22,12 @@ KEY = "sandbox"
 def world() -> World:
     # The process-wide world (read-only; its lazy caches are deterministic), also used by
     # the modules that need a real world, so it is built once per test run.
-    return World.shared(7, epoch=DEFAULT_START)
+    return shared_world()
 
 
 @pytest.fixture(scope="session")
-def samples(world: World) -> dict[str, Any]:
-    return world.samples()
+def samples() -> dict[str, Any]:
+    return shared_samples()
 
 
 class Receiver:

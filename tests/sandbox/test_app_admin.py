@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 if TYPE_CHECKING:
-    from conftest import Sandbox, SandboxFactory
+    from tests.sandbox.conftest import Sandbox, SandboxFactory
 
 
 async def test_samples_need_no_key(sb: Sandbox) -> None:

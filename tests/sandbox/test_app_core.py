@@ -15,7 +15,7 @@ from lawsuit_tui.sandbox.pagination import paginate
 from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
 
 if TYPE_CHECKING:
-    from conftest import Sandbox, SandboxFactory
+    from tests.sandbox.conftest import Sandbox, SandboxFactory
 
 CNJ_SEARCH = {"search_type": "lawsuit_cnj", "search_key": "0781356-02.2022.4.04.4803"}
 

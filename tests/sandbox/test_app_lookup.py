@@ -9,7 +9,7 @@ import httpx
 from lawsuit_tui.domain.lawsuit import Lawsuit
 
 if TYPE_CHECKING:
-    from conftest import Sandbox
+    from tests.sandbox.conftest import Sandbox
 
 
 def search(search_type: str, key: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord, ResponsesPage
 
 if TYPE_CHECKING:
-    from conftest import Sandbox, SandboxFactory
+    from tests.sandbox.conftest import Sandbox, SandboxFactory
 
 
 def cnj(key: str, **extra: Any) -> dict[str, Any]:

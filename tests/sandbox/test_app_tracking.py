@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from lawsuit_tui.domain.trackings import TrackingRecord
 
 if TYPE_CHECKING:
-    from conftest import Receiver, Sandbox, SandboxFactory
+    from tests.sandbox.conftest import Receiver, Sandbox, SandboxFactory
 
 DAY = 86400.0
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from lawsuit_tui.domain.webhooks import WebhookEnvelope
 
 if TYPE_CHECKING:
-    from conftest import Receiver, SandboxFactory
+    from tests.sandbox.conftest import Receiver, SandboxFactory
 
 
 def cnj(key: str, **extra: Any) -> dict[str, Any]:

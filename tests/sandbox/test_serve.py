@@ -12,13 +12,14 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 import pytest
+
+from tests.support.waiting import wait_until
 
 
 class _Hooks:
@@ -54,15 +55,6 @@ def hook_server() -> Iterator[tuple[str, _Hooks]]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
@@ -122,7 +114,7 @@ def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
                         d["event_type"] == "request_completed" for d in hooks.received
                     )
 
-            assert wait_for(redelivered), hooks.received
+            wait_until(redelivered, what="a redelivery")
             with hooks.lock:
                 firsts = [d for d in hooks.received if d["event_type"] == "response_created"]
             assert firsts[0]["callback_id"] == firsts[1]["callback_id"]

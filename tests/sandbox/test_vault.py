@@ -11,12 +11,12 @@ import json
 import pickle
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
+from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.vault import (
     MAX_CREDENTIALS_PER_CALL,
     CredentialNotFoundError,
@@ -51,14 +51,6 @@ SYSTEMS = [
 ]
 
 
-class FixedClock:
-    def __init__(self) -> None:
-        self.value = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self.value
-
-
 def cred(system: str, key: str | None = "*", **extra: Any) -> dict[str, Any]:
     item: dict[str, Any] = {"system_name": system, "username": "ana", "password": PASSWORD}
     if key is not None:
@@ -73,7 +65,7 @@ def wrapped(system: str, key: str | None = "*", **extra: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def vault() -> Vault:
-    return Vault(systems=SYSTEMS, clock=FixedClock())
+    return Vault(systems=SYSTEMS, clock=SandboxClock.frozen())
 
 
 def rows(vault: Vault, key: str | None = None) -> list[tuple[str, str, str]]:
@@ -388,7 +380,7 @@ def test_limits_on_the_number_of_items(vault: Vault) -> None:
 
 
 def all_secrets_vault() -> Vault:
-    vault = Vault(SYSTEMS, FixedClock())
+    vault = Vault(SYSTEMS, SandboxClock.frozen())
     vault.register(
         [
             cred(EPROC, "acme", totp_secret=TOTP),

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from svc_helpers import Rig
 
 from lawsuit_tui.services.context import ServiceContext
+from tests.support.service_rig import Rig
 
 
 @pytest.fixture

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from svc_helpers import Rig
-
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.movements import MovementLedger, delivered_movement, run_mark
 from lawsuit_tui.services.webhooks import DeliverySummary
+from tests.support.service_rig import Rig
 
 DAY = 86_400.0
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from svc_helpers import Rig
 
 from lawsuit_tui.domain.bodies import (
     CountBody,
@@ -24,6 +23,7 @@ from lawsuit_tui.services.results import (
     ResponseArrived,
     StatusChanged,
 )
+from tests.support.service_rig import Rig
 
 
 def body(search_type: str, key: str, **search: object) -> CreateRequestBody:

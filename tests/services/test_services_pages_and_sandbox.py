@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from svc_helpers import Rig
 
 from lawsuit_tui.sandbox.ids import IdGenerator
 from lawsuit_tui.services import context as context_module
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR, cache_path
 from lawsuit_tui.store import Store
+from tests.support.service_rig import Rig
 
 
 def _fill(store: Store) -> None:

@@ -7,7 +7,6 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from svc_helpers import Rig, VirtualTime
 
 from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
@@ -15,6 +14,7 @@ from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import ApiError, CourtUnavailable
 from lawsuit_tui.services.requests import FollowPolicy
 from lawsuit_tui.services.results import Progress
+from tests.support.service_rig import Rig, VirtualTime
 
 
 def body(search_type: str, key: str) -> CreateRequestBody:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from svc_helpers import Rig
-
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.vault import court_acronym
+from tests.support.service_rig import Rig
 
 
 def test_court_acronym_of_a_cnj_number() -> None:

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock
 
 from lawsuit_tui.store import Store
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture

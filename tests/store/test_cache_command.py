@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock, make_response
 
 from lawsuit_tui.commands.cache import run
 from lawsuit_tui.store import Store
+from tests.support.clock import FakeClock
+from tests.support.store_data import make_response
 
 
 @dataclass

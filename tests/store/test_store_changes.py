@@ -6,11 +6,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock, make_lawsuit, make_response
 
 from lawsuit_tui.store import CacheError, CacheReadOnly, Change, Store
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.codec import unpack
+from tests.support.clock import FakeClock
+from tests.support.store_data import make_lawsuit, make_response
 
 CODE = "0001234-56.2023.8.26.0100"
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import FakeClock, make_lawsuit, make_response
 
 from lawsuit_tui.store import Store
 from lawsuit_tui.store.cold import ColdDoc, ShardFile, locate, shard_bytes
+from tests.support.clock import FakeClock
+from tests.support.store_data import make_lawsuit, make_response
 
 CODES = [f"{n:07d}-{n % 97:02d}.2024.8.26.0100" for n in range(1, 41)]
 

@@ -9,12 +9,13 @@ from typing import Any
 
 import orjson
 import pytest
-from store_helpers import FakeClock, make_lawsuit, make_response
 
 from lawsuit_tui.store import Store
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.codec import is_packed, pack, unpack
 from lawsuit_tui.store.schema import SCHEMA_VERSION, read_schema
+from tests.support.clock import FakeClock
+from tests.support.store_data import make_lawsuit, make_response
 
 WORD = "inconfundivelmente"
 

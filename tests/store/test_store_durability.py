@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from store_child import record
-from store_helpers import abandon, make_response, spawn
 
 from lawsuit_tui.store import Store
+from tests.support.store_child import record
+from tests.support.store_data import abandon, make_response, spawn
 
 
 @pytest.mark.slow

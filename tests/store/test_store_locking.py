@@ -5,9 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from store_helpers import make_lawsuit, make_response, spawn
-
 from lawsuit_tui.store import CacheLocked, Store
+from tests.support.store_data import make_lawsuit, make_response, spawn
 
 
 def test_second_process_gets_cache_locked_and_can_read(cache_dir: Path) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock, make_lawsuit, make_response
 
 from lawsuit_tui.store import Store
+from tests.support.clock import FakeClock
+from tests.support.store_data import make_lawsuit, make_response
 
 
 def test_prune_removes_only_old_records(cache_dir: Path, clock: FakeClock) -> None:

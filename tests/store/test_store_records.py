@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from store_helpers import FakeClock, abandon, make_lawsuit, make_response
 
 from lawsuit_tui.store import CacheReadOnly, Store
+from tests.support.clock import FakeClock
+from tests.support.store_data import abandon, make_lawsuit, make_response
 
 CODE = "0001234-56.2023.8.26.0100"
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store_helpers import make_lawsuit, make_response
-
 from lawsuit_tui.store import Store, sanitize
 from lawsuit_tui.store.sanitize import _WINDOW, Sanitizer
+from tests.support.store_data import make_lawsuit, make_response
 
 API_KEY = "ak_live_PLANTED_0123456789abcdef"
 BEARER = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJQTEFOVEVEIn0.c2lnbmF0dXJlUExBTlRFRA"

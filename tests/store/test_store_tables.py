@@ -9,11 +9,12 @@ from typing import Any
 
 import orjson
 import pytest
-from store_helpers import FakeClock, abandon
 
 from lawsuit_tui.store import Store
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import TableSpec, body, record_doc
+from tests.support.clock import FakeClock
+from tests.support.store_data import abandon
 
 SPEC = TableSpec("paid_calls", shards=4)
 

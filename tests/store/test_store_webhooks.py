@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store_helpers import make_lawsuit, make_response
-
 from lawsuit_tui.store import Store
+from tests.support.store_data import make_lawsuit, make_response
 
 
 def envelope(callback_id: str) -> dict[str, object]:

@@ -9,10 +9,8 @@ the same way on every run. Times on screen come from that clock, so snapshots ar
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 import httpx
@@ -22,14 +20,15 @@ from textual.widgets import Input
 from lawsuit_tui.api.client import BaseUrls
 from lawsuit_tui.config import Settings, load_settings
 from lawsuit_tui.sandbox.app import create_app, drain
-from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
-from lawsuit_tui.sandbox.world import World
+from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.services.context import SANDBOX_ROOT, ServiceContext
 from lawsuit_tui.ui.app import LawsuitApp
 from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 from lawsuit_tui.ui.lookup.screen import LookupScreen
 from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
+from tests.support.samples import samples, shared_world
+from tests.support.waiting import wait_for
 
 __all__ = [
     "SIZES",
@@ -49,17 +48,6 @@ __all__ = [
     "type_text",
     "wait_for",
 ]
-
-
-@cache
-def shared_world() -> World:
-    return World.build(7, epoch=DEFAULT_START)
-
-
-@cache
-def samples() -> dict[str, Any]:
-    found: dict[str, Any] = shared_world().samples()
-    return found
 
 
 class Harness:
@@ -128,23 +116,6 @@ def lawsuit_data(code: str, steps: int) -> dict[str, Any]:
         "instance": 1,
         "steps": [{"step_id": f"s{n}", "content": f"step {n}"} for n in range(steps)],
     }
-
-
-async def wait_for(
-    condition: Callable[[], bool],
-    pause: Callable[[], Awaitable[Any]] | None = None,
-    *,
-    limit: float = 10.0,
-) -> None:
-    """Wait until ``condition()`` holds, pausing between checks; fails after ``limit`` s."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        if pause is not None:
-            await pause()
-        else:
-            await asyncio.sleep(0.01)
 
 
 async def settle(pilot: Any) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from wh_helpers import TOKEN
 
 from lawsuit_tui.services.webhooks import DeliverySummary
 from lawsuit_tui.store import Store
 from lawsuit_tui.webhooks.receiver import Receiver, create_receiver
+from tests.support.webhook_data import TOKEN
 
 
 @pytest.fixture

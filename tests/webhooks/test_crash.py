@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
-from wh_helpers import TOKEN, Child, child_env, response_created
 
 from lawsuit_tui.store import Store
+from tests.support.webhook_data import TOKEN, Child, child_env, response_created
 
 DELIVERIES = 300
 KILLS = 10

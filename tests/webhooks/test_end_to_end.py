@@ -16,12 +16,13 @@ import httpx
 import orjson
 import pytest
 from starlette.types import Receive, Scope, Send
-from wh_helpers import TOKEN, Child, child_env, wait_until
 
 from lawsuit_tui.services.webhooks import DeliverySummary
 from lawsuit_tui.store import Store
 from lawsuit_tui.webhooks.receiver import Receiver, create_receiver
 from lawsuit_tui.webhooks.server import ThreadedServer
+from tests.support.waiting import wait_until
+from tests.support.webhook_data import TOKEN, Child, child_env
 
 DAY = 86400.0
 API = {"api-key": "sandbox"}

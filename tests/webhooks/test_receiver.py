@@ -10,11 +10,11 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from wh_helpers import CODE, TOKEN, lawsuit, request_completed, response_created
 
 from lawsuit_tui.services.webhooks import DeliverySummary
 from lawsuit_tui.store import CacheError, Store
 from lawsuit_tui.webhooks.receiver import Receiver, create_receiver
+from tests.support.webhook_data import CODE, TOKEN, lawsuit, request_completed, response_created
 
 URL = f"/{TOKEN}"
 

@@ -12,13 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
-from wh_helpers import TOKEN, Child, async_wait_until, child_env, response_created
 
 from lawsuit_tui.commands import webhooks as command
 from lawsuit_tui.config import load_settings, read_config_file
 from lawsuit_tui.services.webhooks import DeliverySummary
 from lawsuit_tui.store import Store
 from lawsuit_tui.webhooks.server import EmbeddedReceiver, ReceiverUnavailable
+from tests.support.waiting import wait_for
+from tests.support.webhook_data import TOKEN, Child, child_env, response_created
 
 # --------------------------------------------------------------------- embedded (TUI) mode
 
@@ -133,7 +134,7 @@ async def test_stop_finishes_the_delivery_in_hand(
         envelope = response_created(cached=False)
         async with httpx.AsyncClient() as client:
             posting = asyncio.create_task(client.post(url, json=envelope))
-            await async_wait_until(entered.is_set, 10, "the write to start")
+            await wait_for(entered.is_set, limit=10, what="the write to start")
             stopping = asyncio.create_task(receiver.stop())
             await asyncio.sleep(0)  # let stop() begin: it must wait for the delivery
             assert not stopping.done()

@@ -8,7 +8,6 @@ from pathlib import Path
 import orjson
 import pytest
 from pydantic import SecretStr
-from wh_helpers import TOKEN, request_completed, response_created
 
 from lawsuit_tui.config import load_settings, read_config_file
 from lawsuit_tui.services.webhooks import InvalidDelivery, WebhookIngestor, follow_writer
@@ -16,6 +15,7 @@ from lawsuit_tui.store import Store
 from lawsuit_tui.webhooks.allowlist import AllowList
 from lawsuit_tui.webhooks.receiver import create_receiver
 from lawsuit_tui.webhooks.token import generate_token, mask_token, resolve_token
+from tests.support.webhook_data import TOKEN, request_completed, response_created
 
 
 def test_allow_list() -> None:

@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
+from collections import deque
 
 import httpx
 
 from lawsuit_tui.api.client import ApiClient, BaseUrls, ClientConfig
+from tests.support.clock import VirtualClock
 
 ROOT = "http://svc.test"
 URLS = BaseUrls.from_root(ROOT)
-
-
-class VirtualClock:
-    """Time moves only when someone sleeps; each sleep is recorded."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
 
 
 def make_config(**overrides: object) -> ClientConfig:
@@ -110,3 +95,32 @@ class SandboxRig:
 
 def open_sandbox(**kwargs: object) -> SandboxRig:
     return SandboxRig(**kwargs)  # type: ignore[arg-type]
+
+
+class WindowServer:
+    """A mock service with its own sliding window on the same virtual clock."""
+
+    def __init__(self, clock: VirtualClock, calls: int, seconds: float) -> None:
+        self.clock = clock
+        self.calls = calls
+        self.seconds = seconds
+        self.hits: deque[float] = deque()
+        self.times: list[float] = []
+        self.rejected = 0
+        self.extra_used = 0  # calls made by "another client" with the same key
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        now = self.clock()
+        while self.hits and self.hits[0] <= now - self.seconds:
+            self.hits.popleft()
+        if len(self.hits) + self.extra_used >= self.calls:
+            self.rejected += 1
+            return httpx.Response(429, headers={"Retry-After": "1"}, json={"error": "TOO_MANY"})
+        self.hits.append(now)
+        self.times.append(now)
+        remaining = self.calls - len(self.hits) - self.extra_used
+        headers = {"X-RateLimit-Limit": str(self.calls), "X-RateLimit-Remaining": str(remaining)}
+        request_id = request.url.path.rsplit("/", 1)[-1]
+        return httpx.Response(
+            200, headers=headers, json={"request_id": request_id, "status": "started"}
+        )

@@ -1,4 +1,4 @@
-"""Child process for the cache tests: ``python store_child.py MODE DIR [ARG]``.
+"""Child process for the cache tests: ``python tests/support/store_child.py MODE DIR [ARG]``.
 
 writer-loop DIR START  write records START, START+1, ... forever; print "ack N" after each
                        write returns (it is durable then); a checkpoint follows every write, so

@@ -1,4 +1,4 @@
-"""Record factories and a fake clock for the cache tests (plain JSON dicts, as services pass)."""
+"""Record factories and child processes for the cache tests (plain JSON dicts, as services pass)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,11 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-CHILD = Path(__file__).with_name("store_child.py")
 ROOT = Path(__file__).resolve().parents[2]
+CHILD = ROOT / "tests" / "support" / "store_child.py"
 
 
 def abandon(store: Any) -> None:
@@ -27,17 +26,6 @@ def spawn(*args: str, stdin: int | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(CHILD), *args], stdout=subprocess.PIPE, stdin=stdin, text=True, env=env
     )
-
-
-class FakeClock:
-    def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 def make_lawsuit(

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import os
 import queue
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -100,25 +98,6 @@ def request_completed(
 
 
 # --------------------------------------------------------------------- processes and polling
-
-
-def wait_until(condition: Callable[[], object], timeout: float, what: str = "condition") -> None:
-    """Poll ``condition`` until true; fail after ``timeout`` seconds (no blind sleeps)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.01)
-
-
-async def async_wait_until(
-    condition: Callable[[], object], within: float, what: str = "condition"
-) -> None:
-    deadline = time.monotonic() + within
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {within} s waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def child_env(base: Path, **extra: str) -> dict[str, str]:
