@@ -42,9 +42,11 @@ __all__ = [
     "ready",
     "related_sample",
     "samples",
+    "scenario_cases",
     "settle",
     "shared_world",
     "snap",
+    "snap_scenario",
     "type_text",
     "wait_for",
 ]
@@ -188,6 +190,30 @@ def snap(snap_compare: Any, size: tuple[int, int], steps: Steps, *, hold: bool =
         await steps(pilot, harness)
         if not hold:
             await settle(pilot)
+
+    result: bool = snap_compare(harness.app, terminal_size=size, run_before=run_before)
+    return result
+
+
+ScenarioSteps = Callable[[ContextClockHarness, Any], Awaitable[None]]
+"""A scenario of ``scripts/screenshot_scenarios.py``: ``scenario(harness, pilot)``."""
+
+
+def scenario_cases(*scenarios: ScenarioSteps) -> list[Any]:
+    """Each scenario at 80x24 and at 120x40, as parameters named ``<scenario>-<size>``."""
+    return [
+        pytest.param(scenario, size.values[0], id=f"{scenario.__name__}-{size.id}")
+        for scenario in scenarios
+        for size in SIZES
+    ]
+
+
+def snap_scenario(snap_compare: Any, scenario: ScenarioSteps, size: tuple[int, int]) -> bool:
+    """The snapshot of a fresh context-clock harness's app after ``scenario``."""
+    harness = ContextClockHarness()
+
+    async def run_before(pilot: Any) -> None:
+        await scenario(harness, pilot)
 
     result: bool = snap_compare(harness.app, terminal_size=size, run_before=run_before)
     return result
