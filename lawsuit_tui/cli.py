@@ -14,7 +14,7 @@ import ipaddress
 import math
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,7 @@ COMMANDS = (
     "export",
     "count",
     "cache",
+    "search",
 )
 RESPONSE_TYPES = ("lawsuit", "parties", "attachments", "step", "lawsuits")
 EXPORT_TABLES = ("requests", "responses", "lawsuits")
@@ -110,6 +111,25 @@ def non_negative_int_arg(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(_("{value!r} is not a whole number").format(value=text))
     return value
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                _("{value!r} is not a whole number from {low} to {high}").format(
+                    value=text, low=low, high=high
+                )
+            )
+        return value
+
+    return parse
 
 
 def amount_arg(text: str) -> float:
@@ -237,6 +257,28 @@ def build_parser() -> argparse.ArgumentParser:
     lookup = sub.add_parser("lookup", help=_("look up a lawsuit in the cached lookup"))
     lookup.add_argument("key", metavar=_("KEY"), help=_("CNJ number, CPF, CNPJ or OAB"))
     lookup.add_argument("--json", action="store_true", help=_("print JSON"))
+
+    search = sub.add_parser(
+        "search",
+        help=_("search everything cached by any words (offline)"),
+        description=_(
+            "Full-text search of the cached lawsuits: party and lawyer names, CPF, CNPJ and "
+            "OAB numbers, CNJ numbers, classes, subjects, courts and step texts. Accents and "
+            "case are ignored; every word must match, and a word may be cut short."
+        ),
+    )
+    search.add_argument("text", metavar=_("TEXT"), help=_("the words to look for"))
+    search.add_argument("--json", action="store_true", help=_("print JSON"))
+    search.add_argument(
+        "--limit",
+        type=bounded_int(1, 1000),
+        default=20,
+        metavar=_("N"),
+        help=_("at most N results, best first (default 20)"),
+    )
+    search.add_argument(
+        "--reindex", action="store_true", help=_("rebuild the search index from the cache first")
+    )
 
     request = sub.add_parser("request", help=_("create an asynchronous request"))
     request.add_argument("key", metavar=_("KEY"), help=_("CNJ number, CPF, CNPJ or OAB"))

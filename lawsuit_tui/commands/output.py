@@ -74,7 +74,8 @@ class ProgressPrinter:
             parts.append(f"{progress.done}/{progress.total}")
         elif progress.done:
             parts.append(str(progress.done))
-        parts.append(_("{calls} calls").format(calls=progress.calls))
+        if progress.calls:
+            parts.append(_("{calls} calls").format(calls=progress.calls))
         if progress.waiting_for_rate_limit:
             parts.append(_("waiting for the rate limit"))
         return " · ".join(parts)

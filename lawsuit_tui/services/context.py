@@ -27,6 +27,7 @@ from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
 from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.services.requests import FollowPolicy, RequestService
+from lawsuit_tui.services.search import SearchService
 from lawsuit_tui.services.status import ContextStatus, StatusHub
 from lawsuit_tui.services.sync import SyncService
 from lawsuit_tui.services.trackings import TrackingService
@@ -93,6 +94,7 @@ class ServiceContext:
         self.vault = VaultService(deps)
         self.count = CountService(deps)
         self.sync = SyncService(deps)
+        self.search = SearchService(store)
 
     # --- opening and closing ----------------------------------------------------------------
 
@@ -187,6 +189,7 @@ class ServiceContext:
         self._unsubscribe()
         self._unsubscribe_calls()
         await self.api.aclose()
+        await self.search.aclose()
         if self._owns_store:
             await asyncio.to_thread(self.store.close)
 

@@ -314,6 +314,22 @@ class Lawsuits:
             if text is not None:
                 yield dict(unpack(text))
 
+    def stamps(self) -> dict[str, float]:
+        """Each record's key and when its version was stored (from memory: nothing is read).
+
+        Derived indexes compare these with their own to catch up with any writer."""
+        engine = self._engine
+        with engine.lock:
+            return {d["k"]: float(d["i"].get("at") or 0) for d in engine.docs("lawsuits")}
+
+    def by_key(self, key: str) -> dict[str, Any] | None:
+        """The version held under a record key (as :meth:`stamps` names it), or None."""
+        with self._engine.lock:
+            held = self._engine.get("lawsuits", key)
+        doc = None if held is None else full(held)
+        text = None if doc is None else (doc.get("d") or doc.get("p"))
+        return None if text is None else dict(unpack(text))
+
     def count(self) -> int:
         with self._engine.lock:
             return self._engine.count("lawsuits")
