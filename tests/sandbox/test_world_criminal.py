@@ -104,7 +104,9 @@ def test_an_execution_is_a_lawsuit_of_class_386(world: World) -> None:
     assert world.attachment_file(execution.code, 2, attachment["attachment_id"]) is None
 
 
-def test_the_person_with_many_lawsuits_has_one_of_each(world: World, samples: dict[str, Any]) -> None:
+def test_the_person_with_many_lawsuits_has_one_of_each(
+    world: World, samples: dict[str, Any]
+) -> None:
     busy = samples["busy_person"]
     criminal = world.criminal
     warrants = criminal.warrants_of(busy)
