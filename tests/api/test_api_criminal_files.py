@@ -171,3 +171,28 @@ async def test_transfer_files(sandbox: SandboxRig) -> None:
         )
     with pytest.raises(NotFound):
         await api.get_transfer_file("no-such-file")
+
+
+async def test_the_real_services_answer_is_followed_to_the_file() -> None:
+    """The provider answers ``{attachment_url}`` pointing at its storage, another host: the
+    document is what is there (before D81 the client gave back the JSON as the document)."""
+    storage_hits: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.host == "storage.example":
+            storage_hits.append(request)
+            return httpx.Response(
+                200, content=b"%PDF-1.4 the petition", headers={"content-type": "application/pdf"}
+            )
+        url = "https://storage.example/bucket/petition.pdf?X-Amz-Signature=abc"
+        return httpx.Response(200, json={"attachment_url": url})
+
+    api = ApiClient(make_config(), transport=httpx.MockTransport(handler))
+    try:
+        file = await api.download_attachment("0001234-56.2023.8.26.0100", 1, "60153051-1-1")
+    finally:
+        await api.aclose()
+    assert file.content == b"%PDF-1.4 the petition"
+    assert file.media_type == "application/pdf"
+    [hit] = storage_hits
+    assert "api-key" not in hit.headers
