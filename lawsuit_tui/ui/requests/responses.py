@@ -19,8 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money
+from lawsuit_tui.domain.formatting import (
+    format_datetime,
+    format_document,
+    format_int,
+    format_money,
+)
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, WARRANT_STATUS_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
     Change,
@@ -30,8 +36,14 @@ from lawsuit_tui.services.request_responses import (
     subject_code,
     vault_system,
 )
+from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.requests.criminal_text import (
+    entity_summary,
+    execution_summary,
+    warrant_summary,
+)
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
@@ -43,11 +55,30 @@ if TYPE_CHECKING:
     from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
 
 
+def entity_data(response: ResponseRecord) -> dict[str, Any] | None:
+    """The registration data an ``entity`` response carries (a dict, or a model of it)."""
+    if str(response.response_type or "") != "entity":
+        return None
+    data = response.response_data
+    if isinstance(data, dict):
+        return data
+    dump = getattr(data, "to_json_dict", None)
+    return dump() if callable(dump) else None
+
+
 def about(response: ResponseRecord) -> str:
     data = response.response_data
     error = response.application_error
     if error is not None:
         return str(error.code or "")
+    warrant = response.warrant
+    if warrant is not None:
+        status = word(WARRANT_STATUS_WORDS, warrant.status) if warrant.status else ""
+        return " · ".join(p for p in (status, warrant.tribunal_acronym, warrant.code) if p)
+    entity = entity_data(response)
+    if entity is not None:
+        document = format_document(str(entity.get("main_document") or ""))
+        return " · ".join(p for p in (str(entity.get("name") or ""), document) if p)
     if isinstance(data, Lawsuit):
         return f"{data.code} · {lawsuit_court(data)}"
     if isinstance(data, dict):
@@ -101,7 +132,8 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     kind = str(row.response.response_type or "")
     subject = about(row.response)
     if kind not in ("lawsuit", "application_error"):
-        subject = f"{kind}: {subject}" if subject else kind
+        what = word(RESPONSE_TYPE_WORDS, kind)
+        subject = f"{what}: {subject}" if subject else what
     return (
         format_int(row.number),
         kind_text(row),
@@ -286,7 +318,14 @@ class ResponsesScreen(FramedScreen):
             else:
                 detail.update(_("Waiting for the first response…"))
             return
-        detail.update(detail_renderable(row, self.host.binding_key("responses.vault")))
+        detail.update(
+            detail_renderable(
+                row,
+                self.host.binding_key("responses.vault"),
+                request=self.record,
+                download_key=self.host.binding_key("warrant.download"),
+            )
+        )
         self.refresh_bindings()
 
     # --- live ----------------------------------------------------------------------------
@@ -353,7 +392,17 @@ class ResponsesScreen(FramedScreen):
         if row is None:
             return
         data = row.response.response_data
-        if isinstance(data, Lawsuit):
+        warrant = row.response.warrant
+        entity = entity_data(row.response)
+        if warrant is not None:
+            from lawsuit_tui.ui.requests.cards import WarrantCardScreen
+
+            self.app.push_screen(WarrantCardScreen(warrant))
+        elif entity is not None:
+            from lawsuit_tui.ui.requests.cards import EntityCardScreen
+
+            self.app.push_screen(EntityCardScreen(entity))
+        elif isinstance(data, Lawsuit):
             self.host.open_lawsuit(data.code, data.instance)
         elif row.response.application_error is not None:
             explanation = explain_application_error(row.response.application_error.code)
@@ -433,8 +482,23 @@ class ResponsesScreen(FramedScreen):
         )
 
 
-def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
+def detail_renderable(
+    row: ResponseRow,
+    vault_key: str,
+    *,
+    request: RequestRecord | None = None,
+    download_key: str = "d",
+) -> Any:
     response = row.response
+    warrant = response.warrant
+    if warrant is not None:
+        return warrant_summary(warrant, download_key)
+    execution = as_execution(response, request)
+    if execution is not None:
+        return execution_summary(execution)
+    entity = entity_data(response)
+    if entity is not None:
+        return entity_summary(entity)
     error = response.application_error
     if error is not None:
         explanation = explain_application_error(error.code)
