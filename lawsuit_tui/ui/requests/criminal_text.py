@@ -10,25 +10,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from lawsuit_tui.domain import vocabulary as v
-from lawsuit_tui.domain.enums import WarrantStatus, WarrantType, enum_or_none
+from lawsuit_tui.domain.enums import (
+    ExecutionPhase,
+    ResponseType,
+    WarrantStatus,
+    WarrantType,
+    enum_or_none,
+)
 from lawsuit_tui.domain.formatting import format_date, format_document, format_money
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.warrants import (
     Warrant,
     execution_is_active,
     prison_regime,
     warrant_is_open,
 )
-from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.i18n import _, ngettext, pgettext
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_court, party_name
 
 __all__ = [
+    "criminal_mark",
     "entity_card",
     "entity_summary",
-    "execution_card",
     "execution_meaning",
     "execution_summary",
     "sentence_words",
@@ -37,13 +46,36 @@ __all__ = [
     "warrant_summary",
 ]
 
-_LABEL = 12  # the width of the labels of a card
+_LABEL = 13  # the width of the labels of a summary
 
 
 def _line(label: str, value: str | Text, style: str = "") -> Text:
-    text = Text(f"{label:<{_LABEL}}", style="bold")
+    text = Text(f"{label:<{max(_LABEL, len(label) + 1)}}", style="bold")
     text.append_text(value if isinstance(value, Text) else Text(value, style=style))
     return text
+
+
+class _Card:
+    """A card: a headline, then one fact a row, labels aligned, long values wrapped beside
+    their label."""
+
+    def __init__(self, headline: Text) -> None:
+        self.headline = headline
+        self.rows: list[tuple[str, Text]] = []
+
+    def add(self, label: str, value: str | Text | None, style: str = "") -> None:
+        if value:
+            self.rows.append(
+                (label, value if isinstance(value, Text) else Text(value, style=style))
+            )
+
+    def render(self) -> RenderableType:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(overflow="fold")
+        for label, value in self.rows:
+            table.add_row(label, value)
+        return Group(self.headline, Text(""), table)
 
 
 def _join(*parts: str | None) -> str:
@@ -121,77 +153,82 @@ def _person(entity: Mapping[str, Any] | None) -> str:
     return _join(str(entity.get("name") or "?"), *documents)
 
 
-def warrant_summary(warrant: Warrant, download_key: str) -> Text:
+def warrant_summary(warrant: Warrant) -> Text:
     """The warrant in a few lines (the responses list's detail pane)."""
+    entity = warrant.entity or {}
+    person = _join(
+        str(entity.get("name") or "?"),
+        format_document(str(entity.get("main_document") or ""), "cpf") or None,
+    )
     lines = [
         warrant_meaning(warrant),
-        _line(_("Person"), _person(warrant.entity)),
+        _line(_("Person"), person),
         _line(
             _("Issued by"),
             _join(warrant.court, warrant.tribunal_acronym, format_date(warrant.issue_date)),
         ),
         _line(_("Lawsuit"), warrant.code or ""),
         _line(_("Law"), "; ".join(law.text for law in warrant.laws)),
-        Text(
-            _("Enter opens the warrant; {key} there saves its document.").format(key=download_key),
-            style="dim",
-        ),
+        Text(_("Enter opens the warrant: its document and its lawsuit are there."), style="dim"),
     ]
     return Text("\n").join(lines)
 
 
-def warrant_card(warrant: Warrant, download_key: str, lawsuit_key: str) -> Text:
-    """Everything the warrant says, one fact a line."""
-    lines: list[Text] = [warrant_meaning(warrant), Text("")]
-    lines.append(_line(_("Person"), _person(warrant.entity)))
-    lines.append(_line(_("Status"), v.word(v.WARRANT_STATUS_WORDS, warrant.status)))
-    lines.append(_line(_("Warrant"), _warrant_kind(warrant)))
-    lines.append(_line(_("Number"), warrant.number or ""))
-    lines.append(
-        _line(_("Issued by"), _join(warrant.court, warrant.tribunal_acronym, warrant.judge))
-    )
-    lines.append(
-        _line(
-            _("Lawsuit"),
-            _("{code} ({key} opens it)").format(code=warrant.code, key=lawsuit_key)
-            if warrant.code
-            else "",
+def warrant_card(warrant: Warrant, download_key: str, lawsuit_key: str) -> RenderableType:
+    """Everything the warrant says, one fact a row."""
+    card = _Card(warrant_meaning(warrant))
+    card.add(_("Person"), _person(warrant.entity))
+    card.add(_("Status"), v.word(v.WARRANT_STATUS_WORDS, warrant.status))
+    card.add(_("Warrant"), _warrant_kind(warrant))
+    card.add(_("Number"), warrant.number)
+    card.add(_("Issued by"), _join(warrant.court, warrant.tribunal_acronym, warrant.judge))
+    if warrant.code:
+        card.add(
+            _("Lawsuit"), _("{code} ({key} opens it)").format(code=warrant.code, key=lawsuit_key)
         )
+    for law in warrant.laws:
+        card.add(_("Law"), law.text)
+    card.add(
+        _("Dates"),
+        _join(
+            _("issued {date}").format(date=format_date(warrant.issue_date))
+            if warrant.issue_date
+            else None,
+            _("valid until {date}").format(date=format_date(warrant.expiration_date))
+            if warrant.expiration_date
+            else None,
+        ),
     )
-    for law in warrant.laws or []:
-        lines.append(_line(_("Law"), law.text))
-    dates = _join(
-        _("issued {date}").format(date=format_date(warrant.issue_date))
-        if warrant.issue_date
-        else None,
-        _("valid until {date}").format(date=format_date(warrant.expiration_date))
-        if warrant.expiration_date
-        else None,
-    )
-    lines.append(_line(_("Dates"), dates))
     years, months, days = warrant.sentence_parts
-    if years or months or days or warrant.regime:
-        lines.append(
-            _line(
-                _("Sentence"), _join(sentence_words(years, months, days), _regime(warrant.regime))
-            )
-        )
-    if warrant.reason:
-        lines.append(_line(_("Reason"), warrant.reason))
-    if warrant.judgementSummary:
-        lines.append(_line(_("Order"), warrant.judgementSummary))
+    penalty = _join(sentence_words(years, months, days), _regime(warrant.regime))
+    card.add(pgettext("penalty", "Sentence"), penalty)
+    card.add(_("Reason"), warrant.reason)
+    card.add(_("Order"), warrant.judgementSummary)
     attachments = [a for a in warrant.attachments or [] if a.attachment_id]
     if attachments:
         captured = attachments[0].status == "done"
         state = (
             _("captured; {key} saves it").format(key=download_key)
             if captured
-            else _("not captured by this request; {key} asks for it").format(key=download_key)
+            else _("not captured by this request; {key} fetches it").format(key=download_key)
         )
-        lines.append(_line(_("Document"), _join(attachments[0].attachment_name, state)))
-    if warrant.post_warnings:
-        lines.append(_line(_("Warnings"), warrant.post_warnings, "dim"))
-    return Text("\n").join(lines)
+        card.add(_("Document"), _join(attachments[0].attachment_name, state))
+    card.add(_("Warnings"), warrant.post_warnings, "dim")
+    return card.render()
+
+
+def criminal_mark(response: ResponseRecord) -> Text | None:
+    """The list's word for a warrant (wanted, served...) or an execution (serving, closed)."""
+    warrant = response.warrant
+    if warrant is not None:
+        if warrant_is_open(warrant):
+            return Text("⚠ " + _("wanted"), style="bold reverse")
+        return Text("● " + v.word(v.WARRANT_STATUS_WORDS, warrant.status), style="")
+    if response.response_type == ResponseType.EXECUTION and response.lawsuit is not None:
+        if execution_is_active(response.lawsuit):
+            return Text("⚠ " + _("serving"), style="bold reverse")
+        return Text("● " + _("closed"), style="")
+    return None
 
 
 # --- executions ---------------------------------------------------------------------------
@@ -208,12 +245,18 @@ def _execution_sentence(execution: Lawsuit) -> str:
 
 
 def execution_meaning(execution: Lawsuit) -> Text:
-    phase = v.word(v.EXECUTION_PHASE_WORDS, execution.phase) if execution.phase else ""
+    phase = enum_or_none(ExecutionPhase, execution.phase)
+    # The phase is said when it adds something to "being served".
+    extra = (
+        v.word(v.EXECUTION_PHASE_WORDS, execution.phase)
+        if execution.phase and phase is not ExecutionPhase.SERVING
+        else ""
+    )
     if execution_is_active(execution):
         said = _("PENAL EXECUTION: a criminal conviction being served")
-        return Text("⚠ " + (f"{said} ({phase})." if phase else f"{said}."), style="bold reverse")
+        return Text("⚠ " + (f"{said} ({extra})." if extra else f"{said}."), style="bold reverse")
     said = _("Penal execution closed: the sentence was served or extinguished")
-    return Text(f"{said} ({phase})." if phase else f"{said}.", style="bold")
+    return Text(f"{said} ({extra})." if extra else f"{said}.", style="bold")
 
 
 def _convicted(execution: Lawsuit) -> str:
@@ -230,17 +273,11 @@ def execution_summary(execution: Lawsuit) -> Text:
         execution_meaning(execution),
         _line(_("Convicted"), _convicted(execution)),
         _line(_("Lawsuit"), _join(execution.code, lawsuit_court(execution))),
-        _line(_("Court"), court.name if court and court.name else execution.county or ""),
-        _line(_("Sentence"), _execution_sentence(execution)),
+        _line(_("Court division"), court.name if court and court.name else execution.county or ""),
+        _line(pgettext("penalty", "Sentence"), _execution_sentence(execution)),
         Text(_("Enter opens the execution's steps and documents."), style="dim"),
     ]
     return Text("\n").join(lines)
-
-
-def execution_card(execution: Lawsuit) -> Text:
-    """For the lawsuit screen and exports: the execution's summary, without the key hint."""
-    lines = execution_summary(execution).split("\n")
-    return Text("\n").join(lines[:-1])
 
 
 # --- registration data --------------------------------------------------------------------
@@ -294,82 +331,63 @@ def entity_summary(data: Mapping[str, Any]) -> Text:
     return Text("\n").join(lines)
 
 
-def entity_card(data: Mapping[str, Any]) -> Text:
-    """Registration data (requests.json's entity object) one fact a line."""
+def entity_card(data: Mapping[str, Any]) -> RenderableType:
+    """Registration data (requests.json's entity object), one fact a row."""
     person = str(data.get("entity_type") or "") == "person"
-    lines: list[Text] = [
-        Text(str(data.get("name") or "?"), style="bold"),
-        _line(
-            _("Kind"),
-            _("person") if person else _("company") if data.get("entity_type") else "",
-        ),
-    ]
+    kind = _("person") if person else _("company") if data.get("entity_type") else ""
+    card = _Card(Text(_join(str(data.get("name") or "?"), kind), style="bold"))
     for item in _items(data.get("documents")):
         number = str(item.get("document") or "")
-        kind = str(item.get("document_type") or "")
-        if number:
-            lines.append(
-                _line(kind.upper() or _("Document"), format_document(number, kind or None))
-            )
+        doc_type = str(item.get("document_type") or "")
+        card.add(doc_type.upper() or _("Document"), format_document(number, doc_type or None))
     aka = [str(name) for name in data.get("aka_names") or [] if name]
-    if aka:
-        lines.append(_line(_("Also known"), ", ".join(aka)))
-    lines.append(_line(_("Revenue"), _revenue(data)))
+    card.add(_("Also known"), ", ".join(aka))
+    card.add(_("Revenue"), _revenue(data))
     if person:
-        born = _join(
-            format_date(data.get("birth_date")) if data.get("birth_date") else None,
-            str(data.get("place_of_birth") or "") or None,
-            str(data.get("nationality") or "") or None,
+        card.add(
+            _("Born"),
+            _join(
+                format_date(data.get("birth_date")) if data.get("birth_date") else None,
+                str(data.get("place_of_birth") or "") or None,
+                str(data.get("nationality") or "") or None,
+            ),
         )
-        lines.append(_line(_("Born"), born))
         for parent in _items(data.get("parents")):
-            lines.append(_line(_("Parent"), str(parent.get("name") or "")))
-        if data.get("profession"):
-            lines.append(_line(_("Profession"), str(data["profession"])))
+            card.add(_("Parent"), str(parent.get("name") or ""))
+        card.add(_("Profession"), str(data.get("profession") or ""))
         for pep in _items(data.get("pep")):
-            lines.append(
-                _line(
-                    _("PEP"),
-                    _join(str(pep.get("function") or ""), str(pep.get("organ_name") or "")),
-                    "bold",
-                )
+            card.add(
+                _("PEP"),
+                _join(str(pep.get("function") or ""), str(pep.get("organ_name") or "")),
+                "bold",
             )
     else:
         nature = data.get("legal_nature")
         if isinstance(nature, Mapping):
-            lines.append(
-                _line(
-                    _("Nature"), _join(str(nature.get("code") or ""), str(nature.get("name") or ""))
-                )
+            card.add(
+                _("Nature"), _join(str(nature.get("code") or ""), str(nature.get("name") or ""))
             )
         if data.get("entry_date"):
-            lines.append(_line(_("Opened"), format_date(data["entry_date"])))
+            card.add(_("Opened"), format_date(data["entry_date"]))
         if data.get("share_capital") is not None:
-            lines.append(_line(_("Capital"), format_money(data["share_capital"])))
-        if data.get("size"):
-            lines.append(_line(_("Size"), str(data["size"])))
+            card.add(_("Capital"), format_money(data["share_capital"]))
+        card.add(_("Size"), str(data.get("size") or ""))
         for activity in _items(data.get("branch_activities")):
             name = activity.get("name") or activity.get("description")
-            lines.append(
-                _line(_("Activity"), _join(str(activity.get("code") or ""), str(name or "")))
-            )
+            card.add(_("Activity"), _join(str(activity.get("code") or ""), str(name or "")))
         for partner in _items(data.get("partners")):
             role = partner.get("qualification") or partner.get("position") or ""
             document = partner.get("main_document") or partner.get("document") or ""
-            lines.append(
-                _line(
-                    _("Partner"),
-                    _join(
-                        str(partner.get("name") or "?"),
-                        str(role) or None,
-                        format_document(str(document)) or None,
-                    ),
-                )
+            card.add(
+                _("Partner"),
+                _join(
+                    str(partner.get("name") or "?"),
+                    str(role) or None,
+                    format_document(str(document)) or None,
+                ),
             )
     for item in _items(data.get("addresses")):
-        lines.append(_line(_("Address"), _address(item)))
+        card.add(_("Address"), _address(item))
     for item in _items(data.get("contacts")):
-        contact = _contact(item)
-        if contact:
-            lines.append(_line(_("Contact"), contact))
-    return Text("\n").join(lines)
+        card.add(_("Contact"), _contact(item))
+    return card.render()

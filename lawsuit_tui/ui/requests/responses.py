@@ -26,7 +26,7 @@ from lawsuit_tui.domain.formatting import (
     format_money,
 )
 from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, WARRANT_STATUS_WORDS, word
+from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
     Change,
@@ -40,6 +40,7 @@ from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.requests.criminal_text import (
+    criminal_mark,
     entity_summary,
     execution_summary,
     warrant_summary,
@@ -73,8 +74,7 @@ def about(response: ResponseRecord) -> str:
         return str(error.code or "")
     warrant = response.warrant
     if warrant is not None:
-        status = word(WARRANT_STATUS_WORDS, warrant.status) if warrant.status else ""
-        return " · ".join(p for p in (status, warrant.tribunal_acronym, warrant.code) if p)
+        return " · ".join(p for p in (warrant.code, warrant.tribunal_acronym) if p)
     entity = entity_data(response)
     if entity is not None:
         document = format_document(str(entity.get("main_document") or ""))
@@ -118,6 +118,9 @@ def news_text(change: Change | None) -> str:
 def kind_text(row: ResponseRow) -> Text:
     if row.response.application_error is not None:
         return Text("✕ " + _("error"), style="bold")
+    mark = criminal_mark(row.response)  # a warrant or an execution says what it means
+    if mark is not None:
+        return mark
     if row.provisional and row.replaced_by:
         return Text("↺ " + _("replaced"), style="dim strike")
     if row.provisional and row.confirmed:
@@ -131,7 +134,7 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     news = news_text(row.change)
     kind = str(row.response.response_type or "")
     subject = about(row.response)
-    if kind not in ("lawsuit", "application_error"):
+    if kind not in ("lawsuit", "application_error", "warrant", "execution"):
         what = word(RESPONSE_TYPE_WORDS, kind)
         subject = f"{what}: {subject}" if subject else what
     return (
@@ -279,7 +282,7 @@ class ResponsesScreen(FramedScreen):
         line.append_text(status_text(record.status))
         line.append("  " + search_text(record), "bold")
         if record.search and record.search.response_type:
-            line.append(f" → {record.search.response_type}")
+            line.append(f" → {word(RESPONSE_TYPE_WORDS, record.search.response_type)}")
         line.append("\n" + _("created {when}").format(when=format_datetime(record.created_at)))
         if record.completed_at:
             line.append(
@@ -323,7 +326,6 @@ class ResponsesScreen(FramedScreen):
                 row,
                 self.host.binding_key("responses.vault"),
                 request=self.record,
-                download_key=self.host.binding_key("warrant.download"),
             )
         )
         self.refresh_bindings()
@@ -487,12 +489,11 @@ def detail_renderable(
     vault_key: str,
     *,
     request: RequestRecord | None = None,
-    download_key: str = "d",
 ) -> Any:
     response = row.response
     warrant = response.warrant
     if warrant is not None:
-        return warrant_summary(warrant, download_key)
+        return warrant_summary(warrant)
     execution = as_execution(response, request)
     if execution is not None:
         return execution_summary(execution)

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual.widgets import Collapsible, Input, Select, Static
 
 from lawsuit_tui.domain.responses import ResponseRecord
@@ -16,22 +18,17 @@ from lawsuit_tui.ui.requests.cards import EntityCardScreen, WarrantCardScreen
 from lawsuit_tui.ui.requests.request_form import RequestFormScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen, detail_renderable
 from lawsuit_tui.ui.widgets.download_bar import BIG_FILE, DownloadBar
+from tests.support.samples import ENTITY_EXAMPLE
 from tests.support.ui_harness import Harness, ready, samples, settle, wait_for
 
-ENTITY: dict[str, Any] = {
-    # The shape of requests.json's entity object (the fields a card reads).
-    "entity_type": "company",
-    "name": "CONSTRUTORA EXEMPLO LTDA",
-    "main_document": "11222333000181",
-    "documents": [{"document": "11222333000181", "document_type": "cnpj"}],
-    "revenue_service_active": True,
-    "revenue_service_status": "ATIVA",
-    "legal_nature": {"code": "206-2", "name": "Sociedade Empresária Limitada", "active": True},
-    "share_capital": 150000.0,
-    "addresses": [{"street": "Rua Augusta", "number": "100", "city": "São Paulo", "state": "SP"}],
-    "contacts": [{"contact_type": "email", "description": "contato@exemplo.com.br"}],
-    "partners": [{"name": "MARIA SILVA", "qualification": "Sócia-Administradora"}],
-}
+ENTITY = ENTITY_EXAMPLE
+
+
+def plain(widget: Static) -> str:
+    """What a Static shows, as text (a card is a group of renderables)."""
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
 
 
 async def open_form(pilot: Any) -> RequestFormScreen:
@@ -69,13 +66,13 @@ async def test_an_open_warrant_is_said_and_its_document_saved(tmp_path: Path) ->
         assert form.sent_body is not None
         assert form.sent_body["search"]["response_type"] == "warrant"
         assert len(screen.rows) >= 2
-        detail = str(screen.query_one("#detail", Static).render())
+        detail = plain(screen.query_one("#detail", Static))
         assert "OPEN ARREST WARRANT" in detail  # the first is the open one
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, WarrantCardScreen), pilot.pause)
         card = pilot.app.screen
         assert isinstance(card, WarrantCardScreen)
-        text = str(card.query_one("#card", Static).render())
+        text = plain(card.query_one("#card", Static))
         assert "Código Penal" in text and "Vara Criminal" in text
         await pilot.press("d")
         await wait_for(lambda: isinstance(pilot.app.screen, FolderPrompt), pilot.pause)
@@ -98,7 +95,7 @@ async def test_an_execution_opens_as_a_lawsuit() -> None:
         await ready(pilot)
         form = await open_form(pilot)
         screen = await send(pilot, form, "cpf", samples()["busy_person"], "execution")
-        detail = str(screen.query_one("#detail", Static).render())
+        detail = plain(screen.query_one("#detail", Static))
         assert "PENAL EXECUTION" in detail
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, LawsuitTreeScreen), pilot.pause)
@@ -115,7 +112,7 @@ async def test_no_warrant_is_said_plainly() -> None:
         await ready(pilot)
         form = await open_form(pilot)
         screen = await send(pilot, form, "cpf", samples()["cpf"][0], "warrant")
-        detail = str(screen.query_one("#detail", Static).render())
+        detail = plain(screen.query_one("#detail", Static))
         assert "WARRANT_NOT_FOUND" in detail
 
 
@@ -180,7 +177,7 @@ async def test_registration_data_has_its_card() -> None:
         pilot.app.push_screen(EntityCardScreen(ENTITY))
         await wait_for(lambda: isinstance(pilot.app.screen, EntityCardScreen), pilot.pause)
         await settle(pilot)
-        text = str(pilot.app.screen.query_one("#card", Static).render())
+        text = plain(pilot.app.screen.query_one("#card", Static))
         for shown in ("ATIVA", "Sociedade Empresária Limitada", "MARIA SILVA", "Rua Augusta"):
             assert shown in text
         assert "R$ 150.000,00" in text
