@@ -16,11 +16,6 @@ Self-contained: the shared conformance harness comes with the provider-requests 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +39,7 @@ from lawsuit_tui.sandbox.app import create_app, drain
 from lawsuit_tui.sandbox.clock import SandboxClock
 from tests.support.samples import samples as shared_samples
 from tests.support.samples import shared_world
+from tests.support.served_sandbox import served_sandbox
 from tests.support.waiting import wait_until
 
 HERE = Path(__file__).parent
@@ -253,33 +249,12 @@ async def test_attachment_and_transfer_file_answers_conform(sandbox: Any) -> Non
 # --- the Postman warrant request against the sandbox on a port ------------------------------
 
 
-@pytest.fixture
-def served() -> Iterator[str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAWSUIT_TUI_SANDBOX__SPEED": "10"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:"), process.stderr and process.stderr.read()
-        yield root
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-
-
-def test_the_postman_warrant_request_on_a_port(served: str) -> None:
+def test_the_postman_warrant_request_on_a_port() -> None:
     request = fixture("criminal/postman_warrant.json")
-    with httpx.Client(base_url=served, headers={"api-key": "sandbox"}, timeout=10) as client:
+    with (
+        served_sandbox(speed=10) as served,
+        httpx.Client(base_url=served, headers={"api-key": "sandbox"}, timeout=10) as client,
+    ):
         # The collection's CPF is a placeholder (all nines): a person of the sandbox's world
         # with a warrant takes its place, written the same way (with punctuation).
         busy = client.get("/_sandbox/samples").json()["busy_person"]

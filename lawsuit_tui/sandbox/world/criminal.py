@@ -192,7 +192,32 @@ class CriminalRecords:
         inst = rec.instances[0]
         r = rng(self.seed, "criminal", rec.code, person)
         busy = person == self.pop.busy_person
-        seq = 1
+        numbers = iter(range(1, 10))  # the warrants' numbers within the lawsuit
+
+        def warrant(
+            kind: str,
+            status: str,
+            sentence: tuple[int, int, int, str] | None = None,
+            execution: str | None = None,
+        ) -> None:
+            seq = next(numbers)
+            years, months, days, regime = sentence or (0, 0, 0, None)
+            self._add_warrant(
+                WarrantRec(
+                    self._id(rec, person, seq),
+                    person,
+                    rec.code,
+                    kind,
+                    status,
+                    seq,
+                    years,
+                    months,
+                    days,
+                    regime,
+                    execution,
+                )
+            )
+
         if inst.n_steps >= _MIN_STEPS_FOR_CUSTODY:
             if inst.archived or inst.has_sentence:
                 status = "Cumprido" if r.random() < 0.65 else "Revogado"
@@ -207,74 +232,30 @@ class CriminalRecords:
                     if roll < 0.95
                     else "Suspenso"
                 )
-            self._add_warrant(
-                WarrantRec(self._id(rec, person, seq), person, rec.code, "provisional", status, seq)
-            )
-            seq += 1
+            warrant("provisional", status)
         if not inst.has_sentence:
             return
         roll = 0.0 if busy else r.random()
         years, months, days, regime = _sentence(r, rec)
         if busy:  # a sentence of 4 to 8 years: semi-open (Código Penal, art. 33)
             years, regime = 6, "Semiaberto"
+        sentence = (years, months, days, regime)
         dist = min(inst.end + timedelta(days=r.uniform(15, 90)), self.epoch - timedelta(days=1))
         # A conviction of the last few days has no execution yet.
         if roll < 0.45 and dist > inst.end:
             phase, status = self._execution_phase(r, rec, busy)
             code = self._execution_code(r, rec, dist.year)
-            execution = ExecutionRec(
+            self.executions[code] = ExecutionRec(
                 code, person, rec.code, dist, phase, status, years, months, days, regime
             )
-            self.executions[code] = execution
             self._executions_of[person].append(code)
             self._executions_from[rec.code].append(code)
-            if regime != "Aberto":
-                self._add_warrant(
-                    WarrantRec(
-                        self._id(rec, person, seq),
-                        person,
-                        rec.code,
-                        "definitive",
-                        "Cumprido",
-                        seq,
-                        years,
-                        months,
-                        days,
-                        regime,
-                    )
-                )
-                seq += 1
-            if phase == "Suspenso":
-                self._add_warrant(
-                    WarrantRec(
-                        self._id(rec, person, seq),
-                        person,
-                        rec.code,
-                        "recapture",
-                        "Pendente de Cumprimento",
-                        seq,
-                        years,
-                        months,
-                        days,
-                        regime,
-                        code,
-                    )
-                )
-        elif roll < 0.65:
-            self._add_warrant(
-                WarrantRec(
-                    self._id(rec, person, seq),
-                    person,
-                    rec.code,
-                    "definitive",
-                    "Pendente de Cumprimento",
-                    seq,
-                    years,
-                    months,
-                    days,
-                    regime,
-                )
-            )
+            if regime != "Aberto":  # the arrest that began the sentence
+                warrant("definitive", "Cumprido", sentence)
+            if phase == "Suspenso":  # an escape
+                warrant("recapture", "Pendente de Cumprimento", sentence, code)
+        elif roll < 0.65:  # convicted, at large
+            warrant("definitive", "Pendente de Cumprimento", sentence)
 
     def _execution_phase(self, r: random.Random, rec: LawsuitRec, busy: bool) -> tuple[str, str]:
         if busy:

@@ -19,7 +19,14 @@ from lawsuit_tui.ui.requests.request_form import RequestFormScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen, detail_renderable
 from lawsuit_tui.ui.widgets.download_bar import BIG_FILE, DownloadBar
 from tests.support.samples import ENTITY_EXAMPLE
-from tests.support.ui_harness import Harness, ready, samples, settle, wait_for
+from tests.support.ui_harness import (
+    Harness,
+    ready,
+    responses_completed,
+    samples,
+    settle,
+    wait_for,
+)
 
 ENTITY = ENTITY_EXAMPLE
 
@@ -48,11 +55,7 @@ async def send(
     form.query_one("#rf-response_type", Select).value = response
     form.query_one("#rf-search_key", Input).value = key
     await pilot.press("f10")
-    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, ResponsesScreen)
-    await wait_for(lambda: screen.completed, pilot.pause)
-    await settle(pilot)
+    screen: ResponsesScreen = await responses_completed(pilot)
     return screen
 
 

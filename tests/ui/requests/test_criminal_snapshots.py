@@ -12,7 +12,16 @@ from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.cards import EntityCardScreen, WarrantCardScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from tests.support.samples import ENTITY_EXAMPLE as ENTITY
-from tests.support.ui_harness import SIZES, Harness, ready, samples, settle, snap, wait_for
+from tests.support.ui_harness import (
+    SIZES,
+    Harness,
+    ready,
+    responses_completed,
+    samples,
+    settle,
+    snap,
+    wait_for,
+)
 
 
 async def answers(pilot: Any, search_type: str, key: str, response: str) -> ResponsesScreen:
@@ -20,11 +29,7 @@ async def answers(pilot: Any, search_type: str, key: str, response: str) -> Resp
     body = {"search": {"search_type": search_type, "search_key": key, "response_type": response}}
     [record] = await context.requests.create(CreateRequestBody.model_validate(body))
     pilot.app.open_request(record.request_id)
-    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, ResponsesScreen)
-    await wait_for(lambda: screen.completed, pilot.pause)
-    await settle(pilot)
+    screen: ResponsesScreen = await responses_completed(pilot)
     return screen
 
 
