@@ -46,7 +46,7 @@ __all__ = [
     "warrant_summary",
 ]
 
-_LABEL = 13  # the width of the labels of a summary
+_LABEL = 15  # the width of the labels of a summary ("Court division" and a space)
 
 
 def _line(label: str, value: str | Text, style: str = "") -> Text:

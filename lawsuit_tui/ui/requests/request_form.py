@@ -296,10 +296,12 @@ class RequestFormScreen(FramedScreen):
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
         from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 
-        return [
-            (f"{item.value} · {word(RESPONSE_TYPE_WORDS, item)}", str(item.value))
-            for item in accepted_response_types(search_type)
-        ]
+        choices = []
+        for item in accepted_response_types(search_type):
+            said = word(RESPONSE_TYPE_WORDS, item)
+            label = str(item.value) if said == item.value else f"{item.value} · {said}"
+            choices.append((label, str(item.value)))
+        return choices
 
     def on_mount(self) -> None:
         super().on_mount()
