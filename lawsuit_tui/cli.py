@@ -38,8 +38,31 @@ COMMANDS = (
     "count",
     "cache",
     "search",
+    "transfer-files",
 )
-RESPONSE_TYPES = ("lawsuit", "parties", "attachments", "step", "lawsuits")
+RESPONSE_TYPES = (
+    "lawsuit",
+    "parties",
+    "attachments",
+    "step",
+    "lawsuits",
+    "entity",
+    "warrant",
+    "execution",
+)
+# D68: the search types a key's shape cannot tell (a name, an RJI...) are given by option.
+SEARCH_TYPES = (
+    "cpf",
+    "cnpj",
+    "oab",
+    "lawsuit_cnj",
+    "name",
+    "rji",
+    "lawsuit_attachment",
+    "execution_attachment",
+    "custom",
+)
+TRANSFER_FILE_STATUSES = ("pending", "in_progress", "completed", "downloaded", "error", "failed")
 EXPORT_TABLES = ("requests", "responses", "lawsuits")
 EXPORT_FORMATS = ("json", "jsonl", "csv")
 COUNT_KINDS = ("judgement-bond", "sentence-execution")
@@ -281,7 +304,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     request = sub.add_parser("request", help=_("create an asynchronous request"))
-    request.add_argument("key", metavar=_("KEY"), help=_("CNJ number, CPF, CNPJ or OAB"))
+    request.add_argument(
+        "key",
+        metavar=_("KEY"),
+        help=_("CNJ number, CPF, CNPJ or OAB (a name or RJI with --search-type)"),
+    )
+    request.add_argument(
+        "--search-type",
+        choices=SEARCH_TYPES,
+        default=None,
+        help=_("what KEY is (default: told by its shape)"),
+    )
+    request.add_argument(
+        "--attachment-id",
+        default=None,
+        metavar=_("ID"),
+        help=_("the attachment to fetch (lawsuit_attachment, execution_attachment)"),
+    )
     request.add_argument(
         "--response-type", choices=RESPONSE_TYPES, default=None, help=_("what to return")
     )
@@ -293,7 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     request.add_argument("--json", action="store_true", help=_("print JSON"))
     request.add_argument(
-        "--with-attachments", action="store_true", help=_("also fetch attachments (CNJ only)")
+        "--with-attachments",
+        action="store_true",
+        help=_("also fetch attachments (CNJ searches) or the warrant's PDF"),
     )
     request.add_argument(
         "--customer-key",
@@ -384,6 +425,42 @@ def build_parser() -> argparse.ArgumentParser:
     cache_sub.add_parser("path", help=_("print the cache directory"))
     cache_sub.add_parser("verify", help=_("read every cache file and report problems"))
 
+    files = sub.add_parser("transfer-files", help=_("files the provider prepared for your company"))
+    files_sub = files.add_subparsers(dest="files_command", metavar=_("ACTION"), required=True)
+    listing = files_sub.add_parser("list", help=_("list the files, newest first"))
+    listing.add_argument(
+        "--status",
+        choices=TRANSFER_FILE_STATUSES,
+        default=None,
+        help=_("only files with this status"),
+    )
+    listing.add_argument("--json", action="store_true", help=_("print JSON"))
+    one = files_sub.add_parser("get", help=_("one file and its download address"))
+    one.add_argument("id", metavar=_("ID"), help=_("the file's transfer_file_id"))
+    one.add_argument("--json", action="store_true", help=_("print JSON"))
+    fetch = files_sub.add_parser("download", help=_("save a file (never over an existing one)"))
+    fetch.add_argument("id", metavar=_("ID"), help=_("the file's transfer_file_id"))
+    fetch.add_argument(
+        "--to",
+        type=Path,
+        default=None,
+        metavar=_("DIR"),
+        help=_("the folder to save into (default: the download folder of the config)"),
+    )
+    fetch.add_argument(
+        "--mark", action="store_true", help=_("then tell the provider it was downloaded")
+    )
+    fetch.add_argument("--json", action="store_true", help=_("print JSON"))
+    mark = files_sub.add_parser("mark", help=_("tell the provider a file was used or is broken"))
+    mark.add_argument("id", metavar=_("ID"), help=_("the file's transfer_file_id"))
+    mark.add_argument(
+        "status", choices=("downloaded", "error"), help=_("downloaded, or error (with --message)")
+    )
+    mark.add_argument(
+        "--message", default=None, metavar=_("TEXT"), help=_("what went wrong (for error)")
+    )
+    mark.add_argument("--json", action="store_true", help=_("print JSON"))
+
     return parser
 
 
@@ -432,7 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
 
     command: str = args.command
-    module_name = f"lawsuit_tui.commands.{command}"
+    module_name = f"lawsuit_tui.commands.{command.replace('-', '_')}"
     settings: Settings | None = None
     if command != "tui":
         # The TUI draws its first frame before pydantic is even imported: it loads and checks

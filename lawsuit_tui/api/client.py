@@ -48,6 +48,7 @@ from lawsuit_tui.api.resources.miner import MinerRoutes
 from lawsuit_tui.api.resources.requests import RequestRoutes
 from lawsuit_tui.api.resources.responses import ResponseRoutes
 from lawsuit_tui.api.resources.trackings import TrackingRoutes
+from lawsuit_tui.api.resources.transfer_files import TransferFileRoutes
 from lawsuit_tui.api.resources.vault import VaultRoutes
 from lawsuit_tui.api.retry import RetryBudget, StopWhenSpent, WaitRetryAfterOrJitter, should_retry
 from lawsuit_tui.api.routes import ROUTES, Route
@@ -195,6 +196,7 @@ class ApiClient(
     VaultRoutes,
     MinerRoutes,
     AttachmentRoutes,
+    TransferFileRoutes,
 ):
     """Async client of the service. Use as ``async with ApiClient(...) as api:``.
 

@@ -64,6 +64,18 @@ _ALL = (
         optional=True,
         slow=True,
     ),
+    # D122: the document of an arrest warrant (its address, D81).
+    Route(
+        "warrant_attachment",
+        "GET",
+        "lawsuits_url",
+        "/warrants/{code}/attachments/{attachment_id}",
+        slow=True,
+    ),
+    # D123: transfer files (not rate limited, D74).
+    Route("list_transfer_files", "GET", "lawsuits_url", "/transfer-file"),
+    Route("get_transfer_file", "GET", "lawsuits_url", "/transfer-file/{transfer_file_id}"),
+    Route("update_transfer_file", "PATCH", "lawsuits_url", "/transfer-file/{transfer_file_id}"),
 )
 
 ROUTES: dict[str, Route] = {route.name: route for route in _ALL}

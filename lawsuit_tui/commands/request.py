@@ -28,16 +28,55 @@ from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.results import Completed, ResponseArrived, StatusChanged
 
 
+def search_key(args: argparse.Namespace) -> tuple[str, str]:
+    """(search_type, key to send): told by ``--search-type`` or by the key's shape (D115).
+    Raises InvalidSearchKey or ValueError with a message for the person who typed it."""
+    chosen = getattr(args, "search_type", None)
+    text = str(args.key).strip()
+    if chosen == "custom":
+        return chosen, text
+    if chosen == "name":
+        if len(text) < 3:
+            raise ValueError(_("a name needs at least 3 letters"))
+        return chosen, text
+    if chosen == "rji":
+        digits = "".join(ch for ch in text if ch.isdigit())
+        if not digits or any(ch.isalpha() for ch in text):
+            raise ValueError(
+                _("an RJI is the BNMP's number: digits only, not {key!r}").format(key=text)
+            )
+        return chosen, digits
+    key = parse_search_key(text)
+    if chosen in ("lawsuit_attachment", "execution_attachment"):
+        if key.search_type != "lawsuit_cnj":
+            raise ValueError(_("{kind} takes a CNJ number").format(kind=chosen))
+        return chosen, key.key
+    if chosen is not None and key.search_type != chosen:
+        raise ValueError(
+            _("{key} is a {found}, not a {wanted}").format(
+                key=text, found=key.search_type, wanted=chosen
+            )
+        )
+    return key.search_type, key.key
+
+
 def build_body(args: argparse.Namespace, settings: Settings) -> CreateRequestBody:
-    """The create body from the command line; raises InvalidSearchKey or ValidationError."""
-    key = parse_search_key(args.key)
+    """The create body from the command line; raises InvalidSearchKey, ValueError or
+    ValidationError."""
+    search_type, key = search_key(args)
     customer_key = args.customer_key or settings.default_customer_key
     params = None
-    if args.customer_key is not None or customer_key != "*":
-        params = SearchParams(credential=CredentialRef(customer_key=customer_key))
+    attachment_id = getattr(args, "attachment_id", None)
+    if args.customer_key is not None or customer_key != "*" or attachment_id:
+        params = SearchParams(
+            credential=CredentialRef(customer_key=customer_key)
+            if args.customer_key is not None or customer_key != "*"
+            else None,
+            attachment_id=attachment_id,
+        )
     search = SearchBody(
-        search_type=key.search_type,
-        search_key=key.key,
+        search_type=search_type,
+        search_key=key,
         response_type=args.response_type,
         on_demand=True if args.on_demand else None,
         cache_ttl_in_days=args.cache_ttl_days,
@@ -76,7 +115,7 @@ def record_line(record: RequestRecord) -> str:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         body = build_body(args, settings)
-    except (InvalidSearchKey, ValidationError) as exc:
+    except (InvalidSearchKey, ValidationError, ValueError) as exc:
         error_line(bad_input_message(exc))
         return EXIT_BAD_INPUT
 

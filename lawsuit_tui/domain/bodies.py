@@ -49,6 +49,7 @@ from lawsuit_tui.domain.vault import REVEAL_SECRETS, WILDCARD_SYSTEM, Credential
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
+    "ATTACHMENT_SEARCHES",
     "DEFAULT_PAGE_SIZE",
     "MAX_CACHE_TTL_DAYS",
     "MAX_PAGE_SIZE",
@@ -70,6 +71,7 @@ __all__ = [
     "TrackingsPageParams",
     "Translate",
     "accepted_response_types",
+    "attachments_allowed",
     "response_type_problem",
     "validation_messages",
 ]
@@ -109,6 +111,23 @@ _ACCEPTED_RESPONSE_TYPES: dict[SearchType, tuple[ResponseType, ...]] = {
     SearchType.NAME: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
 }
 
+# D68 (amends D11): what the provider's documents add to D11's table, after D11's types.
+_D68_RESPONSE_TYPES: dict[SearchType, tuple[ResponseType, ...]] = {
+    SearchType.LAWSUIT_CNJ: (ResponseType.EXECUTION,),
+    SearchType.LAWSUIT_ID: (ResponseType.EXECUTION,),
+    SearchType.CPF: (ResponseType.ENTITY, ResponseType.WARRANT, ResponseType.EXECUTION),
+    SearchType.CNPJ: (ResponseType.ENTITY, ResponseType.EXECUTION),
+    SearchType.NAME: (ResponseType.ENTITY, ResponseType.WARRANT, ResponseType.EXECUTION),
+    SearchType.RJI: (ResponseType.WARRANT,),
+    SearchType.LAWSUIT_ATTACHMENT: (ResponseType.LAWSUIT,),
+    SearchType.EXECUTION_ATTACHMENT: (ResponseType.LAWSUIT,),
+    SearchType.CUSTOM: (ResponseType.LAWSUITS,),
+}
+# D68: in requests.json's enum, not in the matrix: the service decides on them.
+_UNCHECKED_RESPONSE_TYPES = (ResponseType.SANCTION, ResponseType.COMMUNICATION)
+# D115: the search types whose key is a CNJ number plus ``search_params.attachment_id``.
+ATTACHMENT_SEARCHES = (SearchType.LAWSUIT_ATTACHMENT, SearchType.EXECUTION_ATTACHMENT)
+
 MAX_CACHE_TTL_DAYS = 365
 MAX_RECURRENCE_DAYS = 30
 
@@ -135,9 +154,12 @@ def validation_messages(exc: ValidationError) -> list[str]:
 
 
 def accepted_response_types(search_type: object) -> tuple[ResponseType, ...]:
-    """The response types a search type accepts (D11), default first; () when unknown."""
+    """The response types a search type accepts (D11, D68), default first; () when unknown."""
     search = enum_or_none(SearchType, search_type)
-    return () if search is None else _ACCEPTED_RESPONSE_TYPES[search]
+    if search is None:
+        return ()
+    found = _ACCEPTED_RESPONSE_TYPES.get(search, ()) + _D68_RESPONSE_TYPES.get(search, ())
+    return tuple(dict.fromkeys(found))
 
 
 def response_type_problem(search_type: object, response_type: object) -> str | None:
@@ -150,6 +172,8 @@ def response_type_problem(search_type: object, response_type: object) -> str | N
     response = enum_or_none(ResponseType, response_type)
     if not accepted or response is None or response in accepted:
         return None
+    if response in _UNCHECKED_RESPONSE_TYPES:
+        return None
     return _(
         "response_type {response} cannot be asked for a {search} search; use one of: {choices}"
     ).format(
@@ -159,12 +183,27 @@ def response_type_problem(search_type: object, response_type: object) -> str | N
     )
 
 
-def _with_attachments_problem(with_attachments: bool | None, search_type: object) -> str | None:
-    if with_attachments and enum_or_none(SearchType, search_type) is not SearchType.LAWSUIT_CNJ:
-        return _("with_attachments applies only to lawsuit_cnj searches, not to {search}").format(
-            search=str(search_type)
-        )
+def attachments_allowed(search_type: object, response_type: object) -> bool:
+    """Whether ``with_attachments`` means something for this search (D68, amends D12): a
+    CNJ search (a lawsuit's files, or an execution's) or a warrant search (its PDF)."""
+    if enum_or_none(SearchType, search_type) is SearchType.LAWSUIT_CNJ:
+        return True
+    return enum_or_none(ResponseType, response_type) is ResponseType.WARRANT
+
+
+def _with_attachments_problem(with_attachments: bool | None, search: SearchBody) -> str | None:
+    if with_attachments and not attachments_allowed(search.search_type, search.response_type):
+        return _(
+            "with_attachments applies only to lawsuit_cnj and warrant searches, not to {search}"
+        ).format(search=str(search.search_type))
     return None
+
+
+def _has_filter(params: SearchParams | None) -> bool:
+    flt = params.filter if params is not None else None
+    if flt is None:
+        return False
+    return any(value not in (None, [], {}) for value in flt.model_dump(exclude_none=True).values())
 
 
 def _check_url(value: str | None) -> str | None:
@@ -199,8 +238,10 @@ class SearchBody(BodyModel):
 
     @field_validator("search_key")
     @classmethod
-    def _key_not_empty(cls, value: str) -> str:
-        if not value.strip():
+    def _key_not_empty(cls, value: str, info: ValidationInfo) -> str:
+        # D115: a custom search has no key (the filters are the search); it is sent empty.
+        custom = enum_or_none(SearchType, info.data.get("search_type")) is SearchType.CUSTOM
+        if not value.strip() and not custom:
             raise _invalid(_("search_key must not be empty"))
         return value
 
@@ -220,6 +261,17 @@ class SearchBody(BodyModel):
         problem = response_type_problem(self.search_type, self.response_type)
         if problem:
             raise _invalid(problem)
+        search = enum_or_none(SearchType, self.search_type)
+        params = self.search_params
+        if search in ATTACHMENT_SEARCHES and not (params and (params.attachment_id or "").strip()):
+            # D115: the attachment to fetch is named in search_params (requests.json).
+            raise _invalid(
+                _("a {search} search needs search_params.attachment_id").format(
+                    search=str(self.search_type)
+                )
+            )
+        if search is SearchType.CUSTOM and not _has_filter(params):
+            raise _invalid(_("a custom search needs at least one filter"))
         return self
 
 
@@ -237,7 +289,7 @@ class CreateRequestBody(BodyModel):
 
     @model_validator(mode="after")
     def _attachments_for_lawsuits(self) -> CreateRequestBody:
-        problem = _with_attachments_problem(self.with_attachments, self.search.search_type)
+        problem = _with_attachments_problem(self.with_attachments, self.search)
         if problem:
             raise _invalid(problem)
         return self
@@ -376,7 +428,7 @@ class TrackingCreateBody(_TrackingFields):
 
     @model_validator(mode="after")
     def _attachments_for_lawsuits(self) -> TrackingCreateBody:
-        problem = _with_attachments_problem(self.with_attachments, self.search.search_type)
+        problem = _with_attachments_problem(self.with_attachments, self.search)
         if problem:
             raise _invalid(problem)
         return self

@@ -23,22 +23,29 @@ from pydantic_core import core_schema
 __all__ = [
     "AmountTier",
     "ApplicationErrorCode",
+    "ArrestType",
     "CountKind",
     "CountTag",
     "CredentialMessage",
     "CredentialStatus",
     "DocumentType",
     "EventType",
+    "ExecutionPhase",
     "Nature",
     "Open",
     "Origin",
     "PlanConfigType",
+    "PrisonRegime",
     "RequestStatus",
     "ResponseType",
     "SearchType",
     "ServiceIa",
     "Side",
     "TrackingStatus",
+    "TransferFileStatus",
+    "TransferFileType",
+    "WarrantStatus",
+    "WarrantType",
     "coerce_enum",
     "enum_or_none",
 ]
@@ -189,6 +196,9 @@ class ResponseType(StrEnum):
     ENTITY = "entity"
     WARRANT = "warrant"
     EXECUTION = "execution"
+    # D68: accepted by the client's models, not produced by the sandbox.
+    SANCTION = "sanction"
+    COMMUNICATION = "communication"
 
 
 class SearchType(StrEnum):
@@ -200,6 +210,110 @@ class SearchType(StrEnum):
     LAWSUIT_CNJ = "lawsuit_cnj"
     LAWSUIT_ID = "lawsuit_id"
     NAME = "name"
+    # D68: the other search types of requests.json.
+    RJI = "rji"
+    CUSTOM = "custom"
+    LAWSUIT_ATTACHMENT = "lawsuit_attachment"
+    EXECUTION_ATTACHMENT = "execution_attachment"
+
+
+class WarrantStatus(StrEnum):
+    """A warrant's situation in the BNMP (warrant page; D116). Open: the service may add."""
+
+    PENDING = "Pendente de Cumprimento"
+    SERVED = "Cumprido"
+    SUSPENDED = "Suspenso"
+    REVOKED = "Revogado"
+    EXPIRED = "Expirado"
+
+
+class WarrantType(StrEnum):
+    """requests.json's ``warrant_type`` values (the BNMP's kinds of documents)."""
+
+    WARRANT_OF_ARREST = "warrant_of_arrest"
+    CANCELLATION_WARRANT = "cancellation_warrant"
+    IMPRISONMENT_GUIDE = "imprisonment_guide"
+    INTERNMENT_GUIDE = "internment_guide"
+    RELEASE_WARRANT = "release_warrant"
+    DISINTERNMENT_ORDER = "disinternment_order"
+    CERTIFICATE_COMPLETION_ARREST_WARRANT = "certificate_completion_arrest_warrant"
+    CERTIFICATE_EXTINCTION_PUNISHMENT_DEATH = "certificate_extinction_punishment_death"
+    CERTIFICATE_COMPLETION_INTERNMENT_WARRANT = "certificate_completion_internment_warrant"
+    WARRANT_OF_INTERNMENT = "warrant_of_internment"
+    IMPRISONMENT_GUIDE_EXECUTION_COLLECTION = "imprisonment_guide_execution_collection"
+    CERTIFICATE_GUIDE_ARCHIVING = "certificate_guide_archiving"
+    INTERNMENT_GUIDE_EXECUTION_COLLECTION = "internment_guide_execution_collection"
+    CERTIFICATE_CHANGE_UNIT_PRISON_REGIME = "certificate_change_unit_prison_regime"
+    DEFINITIVE_EXECUTION_GUIDE = "definitive_execution_guide"
+    WARRANT_ELECTRONIC_MONITORING_PRECAUTIONARY = "warrant_electronic_monitoring_precautionary"
+    CERTIFICATE_COMPLETION_ELECTRONIC_MONITORING_WARRANT = (
+        "certificate_completion_electronic_monitoring_warrant"
+    )
+    CERTIFICATE_COMPLETION_RELEASE_WARRANT = "certificate_completion_release_warrant"
+    CERTIFICATE_COMPLETION_DISINTERNMENT_ORDER = "certificate_completion_disinternment_order"
+    REVOCATION_ELECTRONIC_MONITORING_WARRANT = "revocation_electronic_monitoring_warrant"
+    WARRANT_MONITORING_VARIOUS_MEASURES_PRISON = "warrant_monitoring_various_measures_prison"
+    REVOCATION_WARRANT_MONITORING_VARIOUS_MEASURES_PRISON = (
+        "revocation_warrant_monitoring_various_measures_prison"
+    )
+    OUTPATIENT_TREATMENT_EXECUTION_GUIDE = "outpatient_treatment_execution_guide"
+    WARRANT_ELECTRONIC_MONITORING_EXECUTION = "warrant_electronic_monitoring_execution"
+    WARRANT_MONITORING_VARIOUS_MEASURES_PRISON_EXECUTION = (
+        "warrant_monitoring_various_measures_prison_execution"
+    )
+    WARRANT_OF_ARREST_RECAPTURE = "warrant_of_arrest_recapture"
+    WARRANT_OF_INTERNMENT_RECAPTURE = "warrant_of_internment_recapture"
+    CERTIFICATE_COMPLETION_ARREST_WARRANT_RECAPTURE = (
+        "certificate_completion_arrest_warrant_recapture"
+    )
+    CERTIFICATE_COMPLETION_INTERNMENT_WARRANT_RECAPTURE = (
+        "certificate_completion_internment_warrant_recapture"
+    )
+    # The warrant page's and glossary's shorter name for the recapture kind.
+    RECAPTURE = "recapture"
+
+
+class PrisonRegime(StrEnum):
+    """The regime of a sentence (glossary: Aberto, Semiaberto, Fechado; D116)."""
+
+    CLOSED = "Fechado"
+    SEMI_OPEN = "Semiaberto"
+    OPEN = "Aberto"
+
+
+class ArrestType(StrEnum):
+    """requests.json's two values, and the warrant page's finer ones (D116)."""
+
+    PROVISIONAL = "provisional"
+    DEFINITIVE = "definitive"
+    PREVENTIVE = "preventive"
+    TEMPORARY = "temporary"
+
+
+class ExecutionPhase(StrEnum):
+    """A penal execution's phase (execution page)."""
+
+    INITIAL = "Inicial"
+    SERVING = "Em Cumprimento"
+    SUSPENDED = "Suspenso"
+    APPEAL = "Recurso"
+    FINAL = "Trânsito em julgado ou acordo"
+    ARCHIVED = "Arquivado"
+
+
+class TransferFileStatus(StrEnum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    DOWNLOADED = "downloaded"
+    ERROR = "error"
+    FAILED = "failed"
+
+
+class TransferFileType(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    PARQUET = "parquet"
 
 
 class EventType(StrEnum):

@@ -29,6 +29,7 @@ __all__ = [
     "format_document",
     "format_int",
     "format_money",
+    "format_size",
     "parse_date_br",
     "parse_money_br",
     "sao_paulo_tz",
@@ -244,3 +245,19 @@ def parse_money_br(text: str) -> Decimal:
     except InvalidOperation:
         raise ValueError(_("{text!r} is not an amount like 1.234,56").format(text=text)) from None
     return -amount if negative else amount
+
+
+def format_size(size: int | None) -> str:
+    """A file's size as people read it: ``312 bytes``, ``48 KB``, ``1,2 MB`` (decimal units,
+    as the provider's ``file_size`` in MB); "" for None."""
+    if size is None:
+        return ""
+    if size < 1000:
+        return _("{n} bytes").format(n=size)
+    if size < 1_000_000:
+        return f"{format_int(round(size / 1000))} KB"
+    megabytes = Decimal(size) / Decimal(1_000_000)
+    places = Decimal("0.1") if megabytes < 100 else Decimal("1")
+    text = f"{megabytes.quantize(places, rounding=ROUND_HALF_UP):f}"
+    whole, _sep, tenth = text.partition(".")
+    return f"{_group(whole)},{tenth} MB" if tenth else f"{_group(whole)} MB"

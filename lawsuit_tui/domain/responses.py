@@ -1,8 +1,9 @@
 """Response records, typed ``response_data``, and the responses page.
 
-``response_data`` is typed by ``response_type``: a :class:`Lawsuit` for ``lawsuit``, an
-:class:`ApplicationError` for ``application_error``, and the raw JSON object for any other
-type (entity, warrant, execution, and types the service adds later). A payload that does
+``response_data`` is typed by ``response_type``: a :class:`Lawsuit` for ``lawsuit`` and
+``execution`` (D70), a :class:`Warrant` for ``warrant``, an :class:`ApplicationError` for
+``application_error``, and the raw JSON object for any other type (entity, and types the
+service adds later). A payload that does
 not fit its typed model (a lawsuit without ``code``) is kept raw rather than rejected.
 """
 
@@ -29,6 +30,7 @@ from lawsuit_tui.domain.enums import (
 )
 from lawsuit_tui.domain.lawsuit import Lawsuit, LawsuitData
 from lawsuit_tui.domain.pagination import PageEnvelope
+from lawsuit_tui.domain.warrants import Warrant
 
 __all__ = [
     "ApplicationError",
@@ -53,7 +55,7 @@ class ApplicationError(ApiModel):
         return enum_or_none(ApplicationErrorCode, self.code)
 
 
-ResponseData = Lawsuit | ApplicationError | JsonObject
+ResponseData = Lawsuit | ApplicationError | Warrant | JsonObject
 
 
 def typed_response_data(response_type: object, value: Any) -> Any:
@@ -65,6 +67,10 @@ def typed_response_data(response_type: object, value: Any) -> Any:
         model = Lawsuit
     elif response_type == ResponseType.APPLICATION_ERROR:
         model = ApplicationError
+    elif response_type == ResponseType.EXECUTION:
+        model = Lawsuit  # D70: a penal execution is a lawsuit
+    elif response_type == ResponseType.WARRANT:
+        model = Warrant
     if model is None:
         return value
     try:
@@ -115,6 +121,10 @@ class ResponseRecord(_TypedResponseData):
     @property
     def lawsuit(self) -> Lawsuit | None:
         return self.response_data if isinstance(self.response_data, Lawsuit) else None
+
+    @property
+    def warrant(self) -> Warrant | None:
+        return self.response_data if isinstance(self.response_data, Warrant) else None
 
     @property
     def application_error(self) -> ApplicationError | None:

@@ -18,30 +18,42 @@ from typing import Final
 
 from lawsuit_tui.domain.enums import (
     AmountTier,
+    ArrestType,
     CountKind,
     CountTag,
     CredentialStatus,
+    ExecutionPhase,
     Nature,
+    PrisonRegime,
     RequestStatus,
     ResponseType,
     SearchType,
     Side,
     TrackingStatus,
+    TransferFileStatus,
+    WarrantStatus,
+    WarrantType,
     coerce_enum,
 )
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
     "AMOUNT_TIER_WORDS",
+    "ARREST_TYPE_WORDS",
     "COUNT_KIND_WORDS",
     "COUNT_TAG_WORDS",
     "CREDENTIAL_STATUS_WORDS",
+    "EXECUTION_PHASE_WORDS",
     "NATURE_WORDS",
+    "PRISON_REGIME_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
     "TRACKING_STATUS_WORDS",
+    "TRANSFER_FILE_STATUS_WORDS",
+    "WARRANT_STATUS_WORDS",
+    "WARRANT_TYPE_WORDS",
     "word",
 ]
 
@@ -78,6 +90,8 @@ RESPONSE_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
     ResponseType.ENTITY: N_("registration data"),
     ResponseType.WARRANT: N_("arrest warrant"),
     ResponseType.EXECUTION: N_("penal execution"),
+    ResponseType.SANCTION: N_("sanctions lists"),
+    ResponseType.COMMUNICATION: N_("court communications"),
 }
 
 SEARCH_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
@@ -87,6 +101,10 @@ SEARCH_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
     SearchType.LAWSUIT_CNJ: "CNJ",
     SearchType.LAWSUIT_ID: N_("lawsuit id"),
     SearchType.NAME: N_("name"),
+    SearchType.RJI: "RJI",
+    SearchType.CUSTOM: N_("custom (filters)"),
+    SearchType.LAWSUIT_ATTACHMENT: N_("lawsuit attachment"),
+    SearchType.EXECUTION_ATTACHMENT: N_("execution attachment"),
 }
 
 SIDE_WORDS: Final[Mapping[StrEnum, str]] = {
@@ -118,6 +136,107 @@ AMOUNT_TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     AmountTier.FROM_500K_TO_750K: N_("R$ 500 to 750 thousand"),
     AmountTier.FROM_750K_TO_1_5M: N_("R$ 750 thousand to 1.5 million"),
     AmountTier.ABOVE_1_5M: N_("over R$ 1.5 million"),
+}
+
+# D116: what a warrant's status means for the person named in it.
+WARRANT_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    WarrantStatus.PENDING: N_("open (to be served)"),
+    WarrantStatus.SERVED: N_("served"),
+    WarrantStatus.SUSPENDED: N_("suspended"),
+    WarrantStatus.REVOKED: N_("revoked"),
+    WarrantStatus.EXPIRED: N_("expired"),
+}
+
+ARREST_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
+    ArrestType.PROVISIONAL: N_("provisional (before conviction)"),
+    ArrestType.DEFINITIVE: N_("definitive (serving a sentence)"),
+    ArrestType.PREVENTIVE: N_("preventive"),
+    ArrestType.TEMPORARY: N_("temporary"),
+}
+
+PRISON_REGIME_WORDS: Final[Mapping[StrEnum, str]] = {
+    PrisonRegime.CLOSED: N_("closed regime"),
+    PrisonRegime.SEMI_OPEN: N_("semi-open regime"),
+    PrisonRegime.OPEN: N_("open regime"),
+}
+
+EXECUTION_PHASE_WORDS: Final[Mapping[StrEnum, str]] = {
+    ExecutionPhase.INITIAL: N_("starting"),
+    ExecutionPhase.SERVING: N_("sentence being served"),
+    ExecutionPhase.SUSPENDED: N_("suspended"),
+    ExecutionPhase.APPEAL: N_("appeal pending"),
+    ExecutionPhase.FINAL: N_("final decision or settlement"),
+    ExecutionPhase.ARCHIVED: N_("archived"),
+}
+
+TRANSFER_FILE_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    TransferFileStatus.PENDING: N_("pending"),
+    TransferFileStatus.IN_PROGRESS: N_("being prepared"),
+    TransferFileStatus.COMPLETED: N_("ready"),
+    TransferFileStatus.DOWNLOADED: N_("downloaded"),
+    TransferFileStatus.ERROR: N_("reported error"),
+    TransferFileStatus.FAILED: N_("failed"),
+}
+
+WARRANT_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
+    WarrantType.WARRANT_OF_ARREST: N_("arrest warrant"),
+    WarrantType.CANCELLATION_WARRANT: N_("warrant cancellation"),
+    WarrantType.IMPRISONMENT_GUIDE: N_("imprisonment guide"),
+    WarrantType.INTERNMENT_GUIDE: N_("internment guide"),
+    WarrantType.RELEASE_WARRANT: N_("release order"),
+    WarrantType.DISINTERNMENT_ORDER: N_("disinternment order"),
+    WarrantType.CERTIFICATE_COMPLETION_ARREST_WARRANT: N_("certificate: arrest warrant served"),
+    WarrantType.CERTIFICATE_EXTINCTION_PUNISHMENT_DEATH: N_(
+        "certificate: punishment extinguished by death"
+    ),
+    WarrantType.CERTIFICATE_COMPLETION_INTERNMENT_WARRANT: N_(
+        "certificate: internment warrant served"
+    ),
+    WarrantType.WARRANT_OF_INTERNMENT: N_("internment warrant"),
+    WarrantType.IMPRISONMENT_GUIDE_EXECUTION_COLLECTION: N_(
+        "imprisonment guide (execution collection)"
+    ),
+    WarrantType.CERTIFICATE_GUIDE_ARCHIVING: N_("certificate: guide archived"),
+    WarrantType.INTERNMENT_GUIDE_EXECUTION_COLLECTION: N_(
+        "internment guide (execution collection)"
+    ),
+    WarrantType.CERTIFICATE_CHANGE_UNIT_PRISON_REGIME: N_(
+        "certificate: change of prison unit or regime"
+    ),
+    WarrantType.DEFINITIVE_EXECUTION_GUIDE: N_("definitive execution guide"),
+    WarrantType.WARRANT_ELECTRONIC_MONITORING_PRECAUTIONARY: N_(
+        "electronic monitoring order (precautionary)"
+    ),
+    WarrantType.CERTIFICATE_COMPLETION_ELECTRONIC_MONITORING_WARRANT: N_(
+        "certificate: electronic monitoring order served"
+    ),
+    WarrantType.CERTIFICATE_COMPLETION_RELEASE_WARRANT: N_("certificate: release order served"),
+    WarrantType.CERTIFICATE_COMPLETION_DISINTERNMENT_ORDER: N_(
+        "certificate: disinternment order served"
+    ),
+    WarrantType.REVOCATION_ELECTRONIC_MONITORING_WARRANT: N_("electronic monitoring order revoked"),
+    WarrantType.WARRANT_MONITORING_VARIOUS_MEASURES_PRISON: N_(
+        "order of precautionary measures other than prison"
+    ),
+    WarrantType.REVOCATION_WARRANT_MONITORING_VARIOUS_MEASURES_PRISON: N_(
+        "precautionary measures revoked"
+    ),
+    WarrantType.OUTPATIENT_TREATMENT_EXECUTION_GUIDE: N_("outpatient treatment guide"),
+    WarrantType.WARRANT_ELECTRONIC_MONITORING_EXECUTION: N_(
+        "electronic monitoring order (execution)"
+    ),
+    WarrantType.WARRANT_MONITORING_VARIOUS_MEASURES_PRISON_EXECUTION: N_(
+        "order of measures other than prison (execution)"
+    ),
+    WarrantType.WARRANT_OF_ARREST_RECAPTURE: N_("recapture warrant"),
+    WarrantType.WARRANT_OF_INTERNMENT_RECAPTURE: N_("internment recapture warrant"),
+    WarrantType.CERTIFICATE_COMPLETION_ARREST_WARRANT_RECAPTURE: N_(
+        "certificate: recapture warrant served"
+    ),
+    WarrantType.CERTIFICATE_COMPLETION_INTERNMENT_WARRANT_RECAPTURE: N_(
+        "certificate: internment recapture warrant served"
+    ),
+    WarrantType.RECAPTURE: N_("recapture warrant"),
 }
 
 

@@ -41,6 +41,8 @@ ROUTE_MODULES = (
     "vault",
     "count",
     "admin",
+    "files",
+    "transfer_files",
 )
 
 

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from lawsuit_tui.domain.courts import court_for
+from lawsuit_tui.sandbox import special_searches
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
@@ -29,7 +30,7 @@ from lawsuit_tui.sandbox.searches import (
     cost_of,
     normalize_search_key,
     plan_config_type,
-    response_types_for,
+    request_response_types,
 )
 from lawsuit_tui.sandbox.state import SandboxState
 
@@ -91,14 +92,16 @@ class RequestEngine:
         when = at or self.state.clock.now()
         search = body.search
         search_type = search.search_type
-        response_type = search.response_type or response_types_for(search_type)[0]
-        if response_type not in response_types_for(search_type):
+        accepted = request_response_types(search_type)  # D68
+        response_type = search.response_type or accepted[0]
+        if response_type not in accepted:
             raise ServiceError(
                 422,
                 f"response_type {response_type} cannot be asked for search_type {search_type} "
-                f"(accepted: {', '.join(response_types_for(search_type))})",
+                f"(accepted: {', '.join(accepted)})",
                 name="HttpUnprocessableEntityError",
             )
+        special_searches.check(search)
         key = normalize_search_key(search_type, search.search_key)
         params = search.search_params
         branches = bool(
@@ -139,8 +142,13 @@ class RequestEngine:
         state = self.state
         search = body.search
         params = search.search_params
-        # D12: with_attachments means something only for lawsuit_cnj.
-        with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
+        # D12, D68: with_attachments means something for lawsuit_cnj and warrant searches.
+        with_attachments = bool(body.with_attachments) and (
+            search.search_type == "lawsuit_cnj" or response_type == "warrant"
+        )
+        special = special_searches.plan_and_cost(
+            search.model_copy(update={"response_type": response_type}), with_attachments
+        )
         on_demand = bool(search.on_demand)
         echo_params: dict[str, Any] = (
             params.model_dump(mode="json", exclude_none=True) if params is not None else {}
@@ -175,9 +183,14 @@ class RequestEngine:
             "tags": dict(body.tags or {}),
             "source_name": "sandbox",
             "plan_config_type": plan_type
+            or (special[0] if special else None)
             or plan_config_type(search.search_type, with_attachments, on_demand, branches),
             "service_ia": [],
-            "cost": 0.0 if origin == "tracking" else cost_of(search.search_type, with_attachments),
+            "cost": 0.0
+            if origin == "tracking"
+            else special[1]
+            if special
+            else cost_of(search.search_type, with_attachments),
             "callback_url": body.callback_url,
             "responses_count": 0,
             "filters_count": filters_count(params.filter if params else None),
@@ -445,6 +458,9 @@ class RequestEngine:
         """D13, D14: the stored copies (none with on_demand); decides whether the court runs."""
         if entry.search.on_demand:
             return []
+        if special_searches.is_special(entry.search):
+            entry.court_needed = True  # no stored copy: the answer comes from the court
+            return []
         hits = self._hits(entry)
         if not hits:
             return []
@@ -483,6 +499,15 @@ class RequestEngine:
     def _court_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
         state = self.state
         world = state.world
+        if special_searches.is_special(entry.search):
+            return special_searches.results(
+                world,
+                entry.search,
+                at,
+                with_attachments=bool(entry.record.get("with_attachments")),
+                barred=lambda code, instance: self.access(entry, code, instance),
+                courts_down=set(state.faults.courts_down),
+            )
         hits = self._hits(entry)
         if hits is None:
             return [Result("application_error", application_error("HOMONYM_AMBIGUOUS"), False)]

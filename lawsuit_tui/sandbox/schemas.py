@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.pagination import Page
@@ -33,8 +33,32 @@ __all__ = [
     "schema_ref",
 ]
 
-SearchTypeIn = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]  # D10
-ResponseTypeIn = Literal["lawsuit", "parties", "attachments", "step", "lawsuits"]
+LookupSearchTypeIn = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]  # D10
+SearchTypeIn = Literal[
+    "cpf",
+    "cnpj",
+    "oab",
+    "lawsuit_cnj",
+    "lawsuit_id",
+    "name",
+    # D68
+    "rji",
+    "lawsuit_attachment",
+    "execution_attachment",
+    "custom",
+]
+ResponseTypeIn = Literal[
+    "lawsuit",
+    "parties",
+    "attachments",
+    "step",
+    "lawsuits",
+    # D68: sanction and communication are read, answered 422 (not produced here)
+    "warrant",
+    "execution",
+    "sanction",
+    "communication",
+]
 SideIn = Literal["Passive", "Active"]
 
 
@@ -97,13 +121,22 @@ class SearchParamsIn(_In):
 
 class SearchIn(_In):
     search_type: SearchTypeIn
-    search_key: Annotated[str, Field(min_length=1, max_length=200)]
+    # D115: may be empty (a custom search); emptiness is refused by the key's own rules.
+    search_key: Annotated[str, Field(max_length=200)]
     search_params: SearchParamsIn | None = None
     on_demand: bool | None = None
     search_name: str | None = None
     response_type: ResponseTypeIn | None = None
     cache_ttl_in_days: Annotated[int, Field(ge=1, le=365)] | None = None  # D13
     should_search_branches: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _custom_without_key(cls, data: Any) -> Any:
+        # D115: the custom-search page says search_key is not required for it.
+        if isinstance(data, dict) and data.get("search_type") == "custom":
+            return {"search_key": "", **data}
+        return data
 
 
 class CreateRequestIn(_In):
@@ -114,7 +147,7 @@ class CreateRequestIn(_In):
 
 
 class LookupSearchIn(_In):
-    search_type: SearchTypeIn
+    search_type: LookupSearchTypeIn
     search_key: Annotated[str, Field(min_length=1, max_length=200)]
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "cost_of",
     "normalize_search_key",
     "plan_config_type",
+    "request_response_types",
     "response_types_for",
 ]
 
@@ -33,9 +34,24 @@ _RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
     "name": ("lawsuits", "lawsuit", "parties"),
 }
 
+# D68 (amends D11): what requests add to D11's table (trackings keep D11's).
+_REQUEST_RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
+    "lawsuit_cnj": ("execution",),
+    "lawsuit_id": ("execution",),
+    "cpf": ("warrant", "execution"),
+    "cnpj": ("execution",),
+    "name": ("warrant", "execution"),
+    "rji": ("warrant",),
+    "lawsuit_attachment": ("lawsuit",),
+    "execution_attachment": ("lawsuit",),
+    "custom": ("lawsuits",),
+}
+
 _ERROR_DETAILS = {
     "LAWSUIT_NOT_FOUND": "The lawsuit does not exist at the court or is not reachable.",
     "ENTITY_NOT_FOUND": "No person or company was found for this document.",
+    "WARRANT_NOT_FOUND": "No arrest warrant was found in the BNMP for this search.",
+    "EXECUTION_NOT_FOUND": "No penal execution was found for this search.",
     "SECRECY_RESTRICTED": (
         "The lawsuit is secret and there is no active credential for its court system "
         "under this customer_key."
@@ -53,9 +69,22 @@ def response_types_for(search_type: str) -> tuple[str, ...]:
     return _RESPONSE_TYPES.get(search_type, ())
 
 
+def request_response_types(search_type: str) -> tuple[str, ...]:
+    """D68: the response types a request may ask for, the default first."""
+    both = response_types_for(search_type) + _REQUEST_RESPONSE_TYPES.get(search_type, ())
+    return tuple(dict.fromkeys(both))
+
+
 def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
     """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
     text = key.strip()
+    if search_type == "custom":
+        return text  # D115: a custom search has no key; what came is echoed
+    if search_type == "rji":
+        digits = "".join(ch for ch in text if ch.isdigit())
+        if not 10 <= len(digits) <= 30 or any(ch.isalpha() for ch in text):
+            raise ServiceError.invalid(field, "format", "an RJI is a number of 10 to 30 digits")
+        return digits
     if search_type == "name":
         if len(text) < 3:
             raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
@@ -64,7 +93,9 @@ def normalize_search_key(search_type: str, key: str, field: str = "search.search
         parsed = parse_search_key(text)
     except InvalidSearchKey as exc:
         raise ServiceError.invalid(field, exc.reason, exc.english) from None
-    wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
+    # D115: the attachment searches take a CNJ number as their key.
+    cnj_keyed = ("lawsuit_id", "lawsuit_attachment", "execution_attachment")
+    wanted = "lawsuit_cnj" if search_type in cnj_keyed else search_type
     if parsed.search_type != wanted:
         raise ServiceError.invalid(
             field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"

@@ -5,7 +5,8 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` and ``vault``;
+  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts``, ``vault``,
+  ``file_links`` and ``transfer_files``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -25,6 +26,7 @@ from lawsuit_tui.sandbox.background import Background
 from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.counts import CountLedger
 from lawsuit_tui.sandbox.faults import Faults
+from lawsuit_tui.sandbox.file_links import FileLink
 from lawsuit_tui.sandbox.ids import IdGenerator, stable_uuid
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.ratelimit import SlidingWindowLimiter
@@ -81,6 +83,10 @@ class SandboxState:
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()
+        # D81, D121: the short-lived file addresses issued, by token.
+        self.file_links: dict[str, FileLink] = {}
+        # D123: each key's transfer files (its company's), by id; made on first use.
+        self.transfer_files: dict[str, dict[str, dict[str, Any]]] = {}
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,

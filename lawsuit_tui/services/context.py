@@ -31,7 +31,9 @@ from lawsuit_tui.services.search import SearchService
 from lawsuit_tui.services.status import ContextStatus, StatusHub
 from lawsuit_tui.services.sync import SyncService
 from lawsuit_tui.services.trackings import TrackingService
+from lawsuit_tui.services.transfer_files import TransferFileService
 from lawsuit_tui.services.vault import VaultService
+from lawsuit_tui.services.warrants import WarrantService
 from lawsuit_tui.store import CacheLocked, Store
 
 if TYPE_CHECKING:
@@ -95,6 +97,8 @@ class ServiceContext:
         self.count = CountService(deps)
         self.sync = SyncService(deps)
         self.search = SearchService(store)
+        self.warrants = WarrantService(deps)
+        self.transfer_files = TransferFileService(deps)
 
     # --- opening and closing ----------------------------------------------------------------
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import re
-import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -17,48 +14,13 @@ from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.downloads import Progress, safe_filename, save_linked
 from lawsuit_tui.services.requests import RequestService
 from lawsuit_tui.services.results import LawsuitView
 
-__all__ = ["LawsuitService", "safe_filename"]
+__all__ = ["LawsuitService", "safe_filename"]  # safe_filename: services/downloads.py
 
-_UNSAFE = re.compile(r"[^\w.\- ()\[\]]+", re.UNICODE)
 _TEXT_TYPES = ("text/", "application/json", "application/xml")
-
-
-def safe_filename(name: str, fallback: str) -> str:
-    """A file name that stays inside the destination folder (no path, no control chars)."""
-    base = Path(name.replace("\\", "/")).name.strip()
-    base = _UNSAFE.sub("_", base).strip(" .")
-    return base[:150] or fallback
-
-
-def _unique(path: Path) -> Path:
-    if not path.exists():
-        return path
-    stem, suffix = path.stem, path.suffix
-    n = 1
-    while True:
-        candidate = path.with_name(f"{stem} ({n}){suffix}")
-        if not candidate.exists():
-            return candidate
-        n += 1
-
-
-def _write_atomic(dest_dir: Path, name: str, content: bytes) -> Path:
-    dest_dir.mkdir(parents=True, exist_ok=True)
-    target = _unique(dest_dir / name)
-    fd, tmp = tempfile.mkstemp(prefix=".download-", dir=dest_dir)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(tmp).replace(target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
 
 
 class LawsuitService:
@@ -116,12 +78,21 @@ class LawsuitService:
         attachment_id: str,
         dest_dir: Path,
         filename: str | None = None,
+        *,
+        progress: Progress | None = None,
     ) -> Path:
-        """Save an attachment's file into ``dest_dir`` (never overwriting); its path."""
-        file = await self._d.api.download_attachment(code, instance or 1, attachment_id)
-        name = filename or file.filename or self._attachment_name(code, instance, attachment_id)
-        safe = safe_filename(name, fallback=safe_filename(attachment_id, "attachment"))
-        return await asyncio.to_thread(_write_atomic, Path(dest_dir), safe, file.content)
+        """Save an attachment's file into ``dest_dir`` (never overwriting, streamed: D81,
+        D121); its path. ``progress(received, total)`` as the bytes arrive."""
+        api = self._d.api
+        saved = await save_linked(
+            lambda: api.attachment_link(code, instance or 1, attachment_id),
+            api.fetch_file,
+            Path(dest_dir),
+            name=filename,
+            fallback=self._attachment_name(code, instance, attachment_id),
+            progress=progress,
+        )
+        return saved.path
 
     def _attachment_name(self, code: str, instance: int | None, attachment_id: str) -> str:
         data = self._d.cache.get_lawsuit(code, instance)

@@ -360,6 +360,11 @@ class LawsuitApp(App[int]):
 
         self.push_screen(RequestFormScreen(key))
 
+    def open_transfer_files(self) -> None:
+        from lawsuit_tui.ui.transfer_files.screen import TransferFilesScreen
+
+        self.push_screen(TransferFilesScreen())
+
     def copy_text(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52: works over SSH and in tmux)."""
         self.copy_to_clipboard(text)

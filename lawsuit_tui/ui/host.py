@@ -78,6 +78,10 @@ class ScreenHost(Protocol):
         """Go to the vault with the court system of lawsuit ``code`` selected."""
         ...
 
+    def open_transfer_files(self) -> None:
+        """Push the company's transfer files (D123)."""
+        ...
+
     def follow_request(self, request_id: str) -> None:
         """Follow a request until it ends; every screen gets its RequestFollowEvents."""
         ...

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import stat
 import subprocess
 import sys
@@ -19,34 +18,17 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.served_sandbox import served_sandbox
+
 WORKER = Path(__file__).with_name("rate_budget_worker.py")
 CALLS = 250
 RATE = "30/1"
-SERVE = (sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--port", "0")
 
 
 @pytest.fixture(scope="module")
 def sandbox_root() -> Iterator[str]:
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("LAWSUIT_TUI_")}
-    process = subprocess.Popen(
-        [*SERVE, "--rate-limit", RATE],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**env, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:"), process.stderr and process.stderr.read()
+    with served_sandbox("--rate-limit", RATE) as root:
         yield root
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def server_429s(root: str) -> int:

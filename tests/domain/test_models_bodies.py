@@ -77,7 +77,7 @@ def test_lookup_body() -> None:
 def test_with_attachments_only_for_lawsuit_cnj() -> None:
     data = {"search": {"search_type": "cpf", "search_key": "52998224725"}, "with_attachments": True}
     assert messages(CreateRequestBody, data) == [
-        "with_attachments applies only to lawsuit_cnj searches, not to cpf"
+        "with_attachments applies only to lawsuit_cnj and warrant searches, not to cpf"
     ]
     data["with_attachments"] = False
     CreateRequestBody.model_validate(data)
@@ -87,7 +87,14 @@ def test_with_attachments_only_for_lawsuit_cnj() -> None:
 
 @pytest.mark.parametrize(
     ("search_type", "response_type"),
-    [("cpf", "step"), ("oab", "attachments"), ("lawsuit_cnj", "lawsuits"), ("cnpj", "entity")],
+    [
+        ("cpf", "step"),
+        ("oab", "attachments"),
+        ("lawsuit_cnj", "lawsuits"),
+        ("cnpj", "warrant"),  # D68: companies have no arrest warrants
+        ("oab", "execution"),
+        ("rji", "lawsuits"),
+    ],
 )
 def test_incompatible_response_type(search_type: str, response_type: str) -> None:
     data = {
@@ -193,7 +200,7 @@ def test_tracking_create_body_valid() -> None:
         ),
         (
             {"search": {"search_type": "oab", "search_key": "123456SP"}},
-            "with_attachments applies only to lawsuit_cnj searches, not to oab",
+            "with_attachments applies only to lawsuit_cnj and warrant searches, not to oab",
         ),
     ],
 )

@@ -116,8 +116,9 @@ async def test_attachment_files(sb: Sandbox, samples: dict[str, Any], world: Any
     url = f"/lawsuits/lawsuits/{code}/{instance}/attachments/{att['attachment_id']}"
     answer = await sb.client.get(url)
     assert answer.status_code == 200
-    assert answer.content
-    assert answer.headers["content-type"].split(";")[0] in (
+    file = await sb.client.get(answer.json()["attachment_url"])  # D81: the file's address
+    assert file.content
+    assert file.headers["content-type"].split(";")[0] in (
         "application/pdf",
         "text/html",
         "text/plain",

@@ -41,6 +41,7 @@ __all__ = [
     "open_trackings",
     "ready",
     "related_sample",
+    "responses_completed",
     "samples",
     "scenario_cases",
     "settle",
@@ -155,6 +156,18 @@ def related_sample() -> tuple[str, str]:
         ):
             return record.code, related[0][0]
     raise LookupError("no lawsuit with a related one in the sandbox world")
+
+
+async def responses_completed(pilot: Any) -> Any:
+    """Wait for the responses screen of a request just opened and for the request's end."""
+    from lawsuit_tui.ui.requests.responses import ResponsesScreen
+
+    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
+    screen = pilot.app.screen
+    assert isinstance(screen, ResponsesScreen)
+    await wait_for(lambda: screen.completed, pilot.pause)
+    await settle(pilot)
+    return screen
 
 
 async def open_trackings(pilot: Any) -> TrackingsScreen:

@@ -1,51 +1,47 @@
-"""``GET {lawsuits_url}/lawsuits/{cnj}/{instance}/attachments/{attachment_id}`` (D41)."""
+"""The attachment routes (D41, D56, D81, D122): each answers ``{attachment_url}``, the address
+of the file (``routes/files.py`` serves it), after the refusals of D41 and D56.
+
+- ``GET {lawsuits_url}/lawsuits/{cnj}/{instance}/attachments/{attachment_id}``
+- ``GET {lawsuits_url}/warrants/{lawsuit_cnj}/attachments/{attachment_id}``
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
-from fastapi.responses import Response
+from fastapi import APIRouter, Depends, Query, Request
 
+from lawsuit_tui.domain.file_links import AttachmentLink
+from lawsuit_tui.domain.identifiers import format_cnj
 from lawsuit_tui.sandbox.auth import require_key
 from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import FlatServiceError, ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
-from lawsuit_tui.sandbox.schemas import ERROR_RESPONSES, error_responses
+from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
+from lawsuit_tui.sandbox.routes.files import link_to
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/lawsuits", tags=["lookup"])
 
-_FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
-    200: {
-        "description": "The file, with its media type",
-        "content": {
-            "application/pdf": {"schema": {"type": "string", "format": "binary"}},
-            "text/html": {"schema": {"type": "string"}},
-            "text/plain": {"schema": {"type": "string"}},
-            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
-        },
-    },
-    **ERROR_RESPONSES,
-    **error_responses(404),
-}
+_LINK_RESPONSES = documented(AttachmentLink, 404)
 
 
 @router.get(
     "/lawsuits/{cnj}/{instance}/attachments/{attachment_id}",
-    summary="Download an attachment file",
-    response_class=Response,
-    responses=_FILE_RESPONSES,
+    summary="The address of an attachment's file (D81)",
+    response_class=FastJSON,
+    responses=_LINK_RESPONSES,
 )
 async def attachment_file(
     cnj: str,
     instance: int,
     attachment_id: str,
+    request: Request,
     config: Annotated[KeyConfig, Depends(require_key("lookup"))],
     state: State,
     customer_key: Annotated[str | None, Query(max_length=200)] = None,
-) -> Response:
+) -> FastJSON:
     world = await state.world_ready()
     found = world.find("lawsuit_cnj", cnj)
     if (cnj_key := next((k for k in found if k[1] == instance), None)) is None:
@@ -66,11 +62,56 @@ async def attachment_file(
             )
     if record.get("corrupted"):
         raise ServiceError(422, "the attachment file is corrupted", name="PROCESSING_ERROR")
-    file = await state.run_world(lambda: world.attachment_file(code, instance, attachment_id))
-    if file is None:
+    state.mark_retrieved(config.key, code)
+    url = link_to(
+        state,
+        request,
+        kind="attachment",
+        key=config.key,
+        filename=str(record.get("attachment_name") or attachment_id),
+        code=code,
+        instance=instance,
+        item_id=attachment_id,
+    )
+    return answer({"attachment_url": url})  # D81
+
+
+@router.get(
+    "/warrants/{lawsuit_cnj}/attachments/{attachment_id}",
+    summary="The address of a warrant's document (D81, D122)",
+    response_class=FastJSON,
+    responses=_LINK_RESPONSES,
+)
+async def warrant_attachment(
+    lawsuit_cnj: str,
+    attachment_id: str,
+    request: Request,
+    config: Annotated[KeyConfig, Depends(require_key("lookup"))],
+    state: State,
+) -> FastJSON:
+    world = await state.world_ready()
+    try:
+        code = format_cnj(lawsuit_cnj.strip())
+    except ValueError:
+        code = lawsuit_cnj.strip()
+    criminal = world.criminal
+    if not any(w.lawsuit == code for w in criminal.warrants.values()):
+        raise ServiceError.not_found("RESOURCE_NOT_FOUND", f"no warrant in lawsuit {lawsuit_cnj}")
+    warrant = criminal.warrant_by_attachment(code, attachment_id)
+    if warrant is None:
         raise ServiceError.not_found(
             "ATTACHMENT_NOT_FOUND", f"attachment {attachment_id} not found"
         )
-    data, media_type = file
-    state.mark_retrieved(config.key, code)
-    return Response(content=data, media_type=media_type)
+    view = await state.run_world(
+        lambda: criminal.warrant_view(warrant, None, with_attachments=True)
+    )
+    url = link_to(
+        state,
+        request,
+        kind="warrant",
+        key=config.key,
+        filename=str(view["attachments"][0]["attachment_name"]),
+        code=code,
+        item_id=warrant.warrant_id,
+    )
+    return answer({"attachment_url": url})

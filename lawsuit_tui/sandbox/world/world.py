@@ -13,6 +13,7 @@ import orjson
 from lawsuit_tui.domain.courts import all_courts
 from lawsuit_tui.domain.identifiers import format_cnj, make_cnj, make_cnpj, make_cpf
 from lawsuit_tui.sandbox.world import files, miner, steps
+from lawsuit_tui.sandbox.world.criminal import CriminalRecords, involve_busy_person
 from lawsuit_tui.sandbox.world.lawsuits import IndexBuilder, InstanceRec, LawsuitRec, judge_name
 from lawsuit_tui.sandbox.world.people import Entity, Population, build_population, entity_payload
 from lawsuit_tui.sandbox.world.rand import iso, normalize_name, rng, short_id
@@ -126,6 +127,7 @@ class World:
             self._systems.extend(systems_for(court))
         self._base = functools.lru_cache(maxsize=_BASE_CACHE)(self._make_base)
         self._samples: dict[str, Any] | None = None
+        self._criminal: CriminalRecords | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -133,6 +135,7 @@ class World:
         epoch = _utc(epoch)
         pop = build_population(seed)
         lawsuits = IndexBuilder(seed, epoch, pop).build()
+        involve_busy_person(list(lawsuits.values()), pop, seed, epoch)
         return cls(seed, epoch, pop, lawsuits)
 
     @classmethod
@@ -171,11 +174,28 @@ class World:
     def _keys_of(self, codes: list[str]) -> list[tuple[str, int]]:
         return [(c, i.instance) for c in codes for i in self._lawsuits[c].instances]
 
+    # ------------------------------------------------------------------ criminal records
+    @property
+    def criminal(self) -> CriminalRecords:
+        """Warrants and penal executions (D116, D117), derived on first use."""
+        if self._criminal is None:
+            self._criminal = CriminalRecords(
+                self.seed,
+                self.epoch,
+                self._lawsuits,
+                self.pop,
+                lambda code: self._base(code, 1).history.times,
+            )
+        return self._criminal
+
     def find(self, search_type: str, key: str) -> list[tuple[str, int]]:
         kind = search_type.lower()
         if kind == "lawsuit_cnj":
             code = self._norm_cnj(key.strip())
-            return self._keys_of([code]) if code in self._lawsuits else []
+            if code not in self._lawsuits:
+                # D117: a penal execution is found by its number too.
+                return [(code, 1)] if self.criminal.execution(code) else []
+            return self._keys_of([code])
         if kind in ("cpf", "cnpj"):
             doc = compact_key(key)
             return self._keys_of(self._by_doc.get(doc, []))
@@ -264,12 +284,18 @@ class World:
     # ------------------------------------------------------------------ storage
     def stored_at(self, code: str, instance: int) -> datetime | None:
         found = self._inst(code, instance)
-        return found[1].stored_at if found else None
+        if found is None:
+            execution = self.criminal.execution(self._norm_cnj(code)) if instance == 1 else None
+            return execution.stored_at if execution else None
+        return found[1].stored_at
 
     def stored_view(self, code: str, instance: int | None) -> list[dict[str, Any]]:
         rec = self.record(code)
         if rec is None:
-            return []
+            execution = self.criminal.execution(self._norm_cnj(code))
+            if execution is None or instance not in (None, 1):
+                return []
+            return self.court_view(code, 1, execution.stored_at)
         out: list[dict[str, Any]] = []
         for inst in rec.instances:
             if instance is not None and inst.instance != instance:
@@ -282,7 +308,9 @@ class World:
     def court_view(self, code: str, instance: int | None, at: datetime) -> list[dict[str, Any]]:
         rec = self.record(code)
         if rec is None:
-            return []
+            execution = self.criminal.execution(self._norm_cnj(code))
+            view = self.criminal.execution_view(execution, _utc(at)) if execution else None
+            return [view] if view is not None and instance in (None, 1) else []
         at = _utc(at)
         return [
             self._view(rec, inst, at)
@@ -313,7 +341,8 @@ class World:
         """The attachment record (as in the lawsuit's attachments), whatever its date."""
         found = self._find_attachment(code, instance, attachment_id)
         if found is None:
-            return None
+            execution = self.criminal.execution_attachment(self._norm_cnj(code), attachment_id)
+            return execution[0] if execution is not None and instance == 1 else None
         return {k: v for k, v in found.items() if k != "_text"}
 
     def attachment_file(
@@ -321,7 +350,10 @@ class World:
     ) -> tuple[bytes, str] | None:
         found = self._find_attachment(code, instance, attachment_id)
         if found is None:
-            return None
+            execution = self.criminal.execution_attachment(self._norm_cnj(code), attachment_id)
+            if execution is None or instance != 1:
+                return None
+            return execution[1], files.MEDIA_TYPES["pdf"]
         return files.render(found, str(found.get("_text") or ""))
 
     def _find_attachment(
@@ -591,6 +623,7 @@ class World:
     def samples(self) -> dict[str, Any]:
         if self._samples is None:
             self._samples = build_samples(self)
+            self._samples.update(self.criminal.samples())
         return orjson.loads(orjson.dumps(self._samples))  # type: ignore[no-any-return]
 
     def absent_keys(self) -> dict[str, str]:

@@ -1,7 +1,8 @@
 """The responses of requests (keyed by response_id), by request, in pages.
 
-A response of type lawsuit also feeds the lawsuits table in the same batch, as provisional
-when it came from the service's cache (tags.cached_response or cached true).
+A response of type lawsuit (or execution: D70, D124) also feeds the lawsuits table in the same
+batch, as provisional when it came from the service's cache (tags.cached_response or cached
+true).
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ class Responses:
                 ops.append(("responses", key, doc))
             data = record.get("response_data")
             if (
-                record.get("response_type") == "lawsuit"
+                # D70, D124: a penal execution is a lawsuit, kept as one.
+                record.get("response_type") in ("lawsuit", "execution")
                 and isinstance(data, dict)
                 and isinstance(data.get("code"), str)
                 and data["code"]

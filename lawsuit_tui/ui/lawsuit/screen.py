@@ -25,6 +25,7 @@ from lawsuit_tui.ui.lawsuit.tree import (
     RelatedItem,
     StepItem,
 )
+from lawsuit_tui.ui.widgets.download_bar import DownloadBar
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ class LawsuitTreeScreen(FramedScreen):
         yield Static("", id="lawsuit-banner")
         yield Input(placeholder=_("Filter steps: type, then Enter · Escape clears"), id="filter")
         yield LawsuitTree(id="tree")
+        yield DownloadBar(id="download")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -326,10 +328,15 @@ class LawsuitTreeScreen(FramedScreen):
     async def _download(self, attachment: Attachment, folder: Path) -> None:
         assert attachment.attachment_id is not None
         context = await self.services()
-        path = await context.lawsuits.download_attachment(
-            self.code, self.instance, attachment.attachment_id, folder
-        )
-        self.notify(_("Saved {path}").format(path=path))
+        bar = self.query_one(DownloadBar)
+        bar.start(attachment.attachment_name or attachment.attachment_id)
+        try:
+            path = await context.lawsuits.download_attachment(
+                self.code, self.instance, attachment.attachment_id, folder, progress=bar.progress
+            )
+        finally:
+            bar.finish()
+        self.notify(_("Saved {path}").format(path=path), timeout=8)
 
     # --- filter, copy, export ------------------------------------------------------------
 

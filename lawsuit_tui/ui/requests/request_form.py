@@ -19,7 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Collapsible, Input, Select, Static
 from textual.widgets.select import NoSelection
 
-from lawsuit_tui.domain.bodies import accepted_response_types
+from lawsuit_tui.domain.bodies import accepted_response_types, attachments_allowed
 from lawsuit_tui.domain.formatting import parse_date_br, parse_money_br
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.i18n import N_, _
@@ -38,7 +38,20 @@ SEARCH_TYPES: tuple[tuple[str, str], ...] = (
     ("oab", "oab"),
     ("name", "name"),
     ("lawsuit_id", "lawsuit_id"),
+    # D68, D115
+    ("rji", "rji (BNMP)"),
+    ("custom", "custom (filters)"),
+    ("lawsuit_attachment", "lawsuit_attachment"),
+    ("execution_attachment", "execution_attachment"),
 )
+ATTACHMENT_TYPES = ("lawsuit_attachment", "execution_attachment")
+# What the key field asks for, by search type (the others: any of the documents).
+KEY_PLACEHOLDERS = {
+    "rji": N_("RJI: the BNMP's number of the person"),
+    "custom": N_("none: the filters are the search"),
+    "lawsuit_attachment": N_("CNJ number of the lawsuit"),
+    "execution_attachment": N_("CNJ number of the penal execution"),
+}
 DOCUMENT_TYPES = ("cpf", "cnpj", "oab", "lawsuit_cnj")
 CHECKBOXES = ("on_demand", "with_attachments", "should_search_branches")
 RANGES = (
@@ -71,6 +84,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("search_type", "search.search_type"),
     FieldSpec("search_key", "search.search_key"),
     FieldSpec("response_type", "search.response_type"),
+    FieldSpec("attachment_id", "search.search_params.attachment_id"),
     FieldSpec("cache_ttl_in_days", "search.cache_ttl_in_days"),
     FieldSpec("on_demand", "search.on_demand"),
     FieldSpec("with_attachments", "with_attachments"),
@@ -131,8 +145,17 @@ def _money(text: str) -> Decimal | None:
 def check_key(search_type: str, text: str) -> str:
     """The key to send for this search type; FormError saying what is wrong."""
     value = text.strip()
+    if search_type == "custom":
+        return value  # D115: no key; the filters are the search
     if not value:
         raise FormError(_("Type what to search for."))
+    if search_type == "rji":
+        digits = "".join(ch for ch in value if ch.isdigit())
+        if not digits or any(ch.isalpha() for ch in value):
+            raise FormError(_("An RJI is the BNMP's number: digits only."))
+        return digits
+    if search_type in ATTACHMENT_TYPES:
+        search_type = "lawsuit_cnj"  # D115: the lawsuit's (or execution's) CNJ number
     if search_type == "name":
         if len(value) < 3:
             raise FormError(_("Type at least 3 letters of the name."))
@@ -216,6 +239,12 @@ class RequestFormScreen(FramedScreen):
                     "cache_ttl_in_days",
                     placeholder=_("1–365, empty: always ask the court"),
                 )
+            with Horizontal(classes="row", id="attachment-row"):
+                yield _field(
+                    _("Attachment id"),
+                    "attachment_id",
+                    placeholder=_("as listed in the lawsuit's attachments"),
+                )
             with Horizontal(classes="row checks"):
                 yield Checkbox(_("On demand"), compact=True, id="rf-on_demand")
                 yield Checkbox(_("With attachments"), compact=True, id="rf-with_attachments")
@@ -265,7 +294,26 @@ class RequestFormScreen(FramedScreen):
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
-        return [(str(item.value), str(item.value)) for item in accepted_response_types(search_type)]
+        from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
+
+        choices = []
+        for item in accepted_response_types(search_type):
+            said = word(RESPONSE_TYPE_WORDS, item)
+            label = str(item.value) if said == item.value else f"{item.value} · {said}"
+            choices.append((label, str(item.value)))
+        return choices
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._show_type_fields(self._select("search_type") or "lawsuit_cnj")
+
+    def _show_type_fields(self, search_type: str) -> None:
+        """The attachment id only for the attachment searches; the key's own hint."""
+        self.query_one("#attachment-row").display = search_type in ATTACHMENT_TYPES
+        hint = KEY_PLACEHOLDERS.get(search_type)
+        self.query_one("#rf-search_key", Input).placeholder = (
+            _(hint) if hint else _("CNJ, CPF, CNPJ, OAB or name")
+        )
 
     # --- reading the fields --------------------------------------------------------------
 
@@ -298,6 +346,12 @@ class RequestFormScreen(FramedScreen):
                 raise FormError(_("An address starting with http:// or https://"))
             return text
 
+        def attachment() -> str | None:
+            text = self._input("attachment_id").strip()
+            if search_type in ATTACHMENT_TYPES and not text:
+                raise FormError(_("Name the attachment to fetch (its id in the lawsuit)."))
+            return text or None
+
         def customer() -> str | None:
             text = self._input("customer_key").strip()
             return text or None
@@ -314,6 +368,7 @@ class RequestFormScreen(FramedScreen):
         return {
             "search_key": lambda: check_key(search_type, self._input("search_key")),
             "cache_ttl_in_days": ttl,
+            "attachment_id": attachment,
             "callback_url": url,
             "customer_key": customer,
             "party_documents": documents,
@@ -349,8 +404,9 @@ class RequestFormScreen(FramedScreen):
     def _checkbox_problems(self) -> list[str]:
         search_type = self._select("search_type") or "lawsuit_cnj"
         problems: list[str] = []
-        if self._check("with_attachments") and search_type != "lawsuit_cnj":
-            problems.append(_("With attachments only applies to a CNJ search."))
+        response_type = self._select("response_type")
+        if self._check("with_attachments") and not attachments_allowed(search_type, response_type):
+            problems.append(_("With attachments only applies to a CNJ search or a warrant search."))
         if self._check("should_search_branches") and search_type != "cnpj":
             problems.append(_("Branches can only be searched for a CNPJ."))
         return problems
@@ -398,8 +454,14 @@ class RequestFormScreen(FramedScreen):
         search_type = str(event.value)
         response = self.query_one("#rf-response_type", Select)
         response.set_options(self._response_choices(search_type))
+        self._show_type_fields(search_type)
         if self._input("search_key").strip():
             self._validate("search_key")
+
+    @on(Select.Changed, "#rf-response_type")
+    def _response_changed(self, event: Select.Changed) -> None:
+        problems = self._checkbox_problems()
+        self._checks_error(problems[-1] if problems else "")
 
     @on(Checkbox.Changed)
     def _checked(self, event: Checkbox.Changed) -> None:
@@ -435,9 +497,17 @@ class RequestFormScreen(FramedScreen):
         params: dict[str, Any] = {}
         if values["customer_key"]:
             params["credential"] = {"customer_key": values["customer_key"]}
+        if values["attachment_id"]:
+            params["attachment_id"] = values["attachment_id"]
         flt = self._filter(values)
         if flt:
             params["filter"] = flt
+        elif search["search_type"] == "custom":
+            self.query_one("#filters", Collapsible).collapsed = False
+            self.query_one("#form-error", Static).update(
+                _("A custom search needs at least one filter: fill one under Filters.")
+            )
+            return None
         if params:
             search["search_params"] = params
         body: dict[str, Any] = {"search": search}

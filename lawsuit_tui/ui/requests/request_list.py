@@ -103,6 +103,9 @@ class RequestsScreen(FramedScreen):
         Binding("r", "refresh", _("Refresh"), id="requests.refresh"),
         Binding("x", "cancel", _("Cancel/delete"), id="requests.cancel"),
         Binding("m", "more", _("More"), id="requests.more", show=False),
+        Binding(
+            "t", "transfer_files", _("Transfer files"), id="requests.transfer_files", show=False
+        ),
     ]
 
     def __init__(self) -> None:
@@ -299,7 +302,16 @@ class RequestsScreen(FramedScreen):
         if record is not None:
             confirm_cancel(self, record)
 
+    def action_transfer_files(self) -> None:
+        self.host.open_transfer_files()
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("Transfer files"),
+            _("Files the provider prepared for your company"),
+            self.action_transfer_files,
+            binding_id="requests.transfer_files",
+        )
         yield PaletteCommand(
             _("New request"),
             _("Ask the courts for fresh data"),

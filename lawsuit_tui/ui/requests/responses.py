@@ -19,8 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money
+from lawsuit_tui.domain.formatting import (
+    format_datetime,
+    format_document,
+    format_int,
+    format_money,
+)
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
     Change,
@@ -30,8 +36,15 @@ from lawsuit_tui.services.request_responses import (
     subject_code,
     vault_system,
 )
+from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.requests.criminal_text import (
+    criminal_mark,
+    entity_summary,
+    execution_summary,
+    warrant_summary,
+)
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
@@ -43,11 +56,29 @@ if TYPE_CHECKING:
     from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
 
 
+def entity_data(response: ResponseRecord) -> dict[str, Any] | None:
+    """The registration data an ``entity`` response carries (a dict, or a model of it)."""
+    if str(response.response_type or "") != "entity":
+        return None
+    data = response.response_data
+    if isinstance(data, dict):
+        return data
+    dump = getattr(data, "to_json_dict", None)
+    return dump() if callable(dump) else None
+
+
 def about(response: ResponseRecord) -> str:
     data = response.response_data
     error = response.application_error
     if error is not None:
         return str(error.code or "")
+    warrant = response.warrant
+    if warrant is not None:
+        return " · ".join(p for p in (warrant.code, warrant.tribunal_acronym) if p)
+    entity = entity_data(response)
+    if entity is not None:
+        document = format_document(str(entity.get("main_document") or ""))
+        return " · ".join(p for p in (str(entity.get("name") or ""), document) if p)
     if isinstance(data, Lawsuit):
         return f"{data.code} · {lawsuit_court(data)}"
     if isinstance(data, dict):
@@ -87,6 +118,9 @@ def news_text(change: Change | None) -> str:
 def kind_text(row: ResponseRow) -> Text:
     if row.response.application_error is not None:
         return Text("✕ " + _("error"), style="bold")
+    mark = criminal_mark(row.response)  # a warrant or an execution says what it means
+    if mark is not None:
+        return mark
     if row.provisional and row.replaced_by:
         return Text("↺ " + _("replaced"), style="dim strike")
     if row.provisional and row.confirmed:
@@ -100,8 +134,9 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     news = news_text(row.change)
     kind = str(row.response.response_type or "")
     subject = about(row.response)
-    if kind not in ("lawsuit", "application_error"):
-        subject = f"{kind}: {subject}" if subject else kind
+    if kind not in ("lawsuit", "application_error", "warrant", "execution"):
+        what = word(RESPONSE_TYPE_WORDS, kind)
+        subject = f"{what}: {subject}" if subject else what
     return (
         format_int(row.number),
         kind_text(row),
@@ -247,7 +282,7 @@ class ResponsesScreen(FramedScreen):
         line.append_text(status_text(record.status))
         line.append("  " + search_text(record), "bold")
         if record.search and record.search.response_type:
-            line.append(f" → {record.search.response_type}")
+            line.append(f" → {word(RESPONSE_TYPE_WORDS, record.search.response_type)}")
         line.append("\n" + _("created {when}").format(when=format_datetime(record.created_at)))
         if record.completed_at:
             line.append(
@@ -286,7 +321,13 @@ class ResponsesScreen(FramedScreen):
             else:
                 detail.update(_("Waiting for the first response…"))
             return
-        detail.update(detail_renderable(row, self.host.binding_key("responses.vault")))
+        detail.update(
+            detail_renderable(
+                row,
+                self.host.binding_key("responses.vault"),
+                request=self.record,
+            )
+        )
         self.refresh_bindings()
 
     # --- live ----------------------------------------------------------------------------
@@ -353,7 +394,17 @@ class ResponsesScreen(FramedScreen):
         if row is None:
             return
         data = row.response.response_data
-        if isinstance(data, Lawsuit):
+        warrant = row.response.warrant
+        entity = entity_data(row.response)
+        if warrant is not None:
+            from lawsuit_tui.ui.requests.cards import WarrantCardScreen
+
+            self.app.push_screen(WarrantCardScreen(warrant))
+        elif entity is not None:
+            from lawsuit_tui.ui.requests.cards import EntityCardScreen
+
+            self.app.push_screen(EntityCardScreen(entity))
+        elif isinstance(data, Lawsuit):
             self.host.open_lawsuit(data.code, data.instance)
         elif row.response.application_error is not None:
             explanation = explain_application_error(row.response.application_error.code)
@@ -433,8 +484,22 @@ class ResponsesScreen(FramedScreen):
         )
 
 
-def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
+def detail_renderable(
+    row: ResponseRow,
+    vault_key: str,
+    *,
+    request: RequestRecord | None = None,
+) -> Any:
     response = row.response
+    warrant = response.warrant
+    if warrant is not None:
+        return warrant_summary(warrant)
+    execution = as_execution(response, request)
+    if execution is not None:
+        return execution_summary(execution)
+    entity = entity_data(response)
+    if entity is not None:
+        return entity_summary(entity)
     error = response.application_error
     if error is not None:
         explanation = explain_application_error(error.code)

@@ -16,6 +16,7 @@ from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from tests.support.ui_harness import (
     SIZES,
     Harness,
+    responses_completed,
     samples,
     settle,
     snap,
@@ -31,11 +32,7 @@ async def _request(pilot: Any, harness: Harness, key: str) -> ResponsesScreen:
         CreateRequestBody(search=SearchBody(search_type="lawsuit_cnj", search_key=key))
     )
     pilot.app.open_request(records[0].request_id)
-    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, ResponsesScreen)
-    await wait_for(lambda: screen.completed, pilot.pause)
-    await settle(pilot)
+    screen: ResponsesScreen = await responses_completed(pilot)
     return screen
 
 

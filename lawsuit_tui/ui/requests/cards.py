@@ -1,0 +1,180 @@
+"""A warrant and registration data, each on a screen of its own (pushed from the responses).
+
+The responses list shows a few lines of each answer; these screens show all of it, in the words
+of :mod:`lawsuit_tui.ui.requests.criminal_text`. A warrant's document is saved from here (a
+progress bar for a big one, the path said when done); its lawsuit is one key away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from lawsuit_tui.domain.formatting import format_document
+from lawsuit_tui.i18n import N_, _
+from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.requests.criminal_text import entity_card, warrant_card
+from lawsuit_tui.ui.widgets.download_bar import DownloadBar
+
+if TYPE_CHECKING:
+    from lawsuit_tui.domain.warrants import Warrant
+
+__all__ = ["EntityCardScreen", "WarrantCardScreen"]
+
+
+class WarrantCardScreen(FramedScreen):
+    TITLE_TEXT = N_("Arrest warrant")
+    HELP_TEXT = N_(
+        "Everything the BNMP says about this warrant, and what it means for the person named "
+        "in it. d saves the warrant's document; o opens the lawsuit that issued it; c copies "
+        "the warrant's number."
+    )
+    CSS_PATH = "cards.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", _("Back"), id="warrant.back"),
+        Binding("d", "download", _("Save document"), id="warrant.download"),
+        Binding("o", "lawsuit", _("Open lawsuit"), id="warrant.lawsuit"),
+        Binding("c", "copy", _("Copy number"), id="warrant.copy"),
+    ]
+
+    def __init__(self, warrant: Warrant) -> None:
+        super().__init__()
+        self.warrant = warrant
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="card-scroll"):
+            yield Static(self._card(), id="card")
+        yield DownloadBar(id="download")
+
+    def _card(self) -> Any:
+        return warrant_card(
+            self.warrant,
+            self.host.binding_key("warrant.download"),
+            self.host.binding_key("warrant.lawsuit"),
+        )
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#card-scroll").focus()
+
+    def on_language_changed(self, message: Any) -> None:
+        super().on_language_changed(message)
+        self.query_one("#card", Static).update(self._card())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "download":
+            return bool(self.warrant.code and self.warrant.attachments)
+        if action == "lawsuit":
+            return bool(self.warrant.code)
+        if action == "copy":
+            return bool(self.warrant.number)
+        return True
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_lawsuit(self) -> None:
+        if self.warrant.code:
+            self.host.open_lawsuit(self.warrant.code)
+
+    def action_copy(self) -> None:
+        if self.warrant.number:
+            self.host.copy_text(self.warrant.number, _("the warrant's number"))
+
+    def action_download(self) -> None:
+        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+
+        def chosen(folder: Path | None) -> None:
+            if folder is not None:
+                self._download(folder)
+
+        self.app.push_screen(
+            FolderPrompt(
+                _("Save the warrant's document"),
+                _("The file is saved in this folder (never over an existing file)."),
+                self.host.settings.download_dir,
+            ),
+            chosen,
+        )
+
+    @work(exclusive=True, group="warrant.download", exit_on_error=False)
+    async def _download(self, folder: Path) -> None:
+        context = await self.services()
+        bar = self.query_one(DownloadBar)
+        bar.start(self.warrant.number or self.warrant.code or "")
+        try:
+            saved = await context.warrants.download_document(
+                self.warrant, folder, progress=bar.progress
+            )
+        finally:
+            bar.finish()
+        self.notify(_("Saved {path}").format(path=saved.path), timeout=8)
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("Save the warrant's document"),
+            _("The PDF of the BNMP"),
+            self.action_download,
+            binding_id="warrant.download",
+        )
+        yield PaletteCommand(
+            _("Open the warrant's lawsuit"),
+            _("The criminal action that issued it"),
+            self.action_lawsuit,
+            binding_id="warrant.lawsuit",
+        )
+
+
+class EntityCardScreen(FramedScreen):
+    TITLE_TEXT = N_("Registration data")
+    HELP_TEXT = N_(
+        "Who the person or company is, as the revenue service and the provider's registries "
+        "say: documents, status, addresses, contacts, parents or partners. c copies the main "
+        "document."
+    )
+    CSS_PATH = "cards.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", _("Back"), id="entity.back"),
+        Binding("c", "copy", _("Copy document"), id="entity.copy"),
+    ]
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.data = dict(data)
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="card-scroll"):
+            yield Static(entity_card(self.data), id="card")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#card-scroll").focus()
+
+    def on_language_changed(self, message: Any) -> None:
+        super().on_language_changed(message)
+        self.query_one("#card", Static).update(entity_card(self.data))
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_copy(self) -> None:
+        document = str(self.data.get("main_document") or "")
+        if document:
+            self.host.copy_text(format_document(document), _("the document"))
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand(
+            _("Copy the document"),
+            _("The CPF or CNPJ"),
+            self.action_copy,
+            binding_id="entity.copy",
+        )

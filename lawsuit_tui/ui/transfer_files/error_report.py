@@ -1,0 +1,76 @@
+"""Report that a transfer file could not be used: the message the provider's team reads."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Static
+
+from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, show_problems
+
+__all__ = ["ErrorReportDialog"]
+
+
+class ErrorReportDialog(FormDialog[str | None]):
+    """What went wrong with a file; F10 sends, Escape cancels. Dismissed with the message."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", _("Cancel"), id="transfer_files.report.cancel"),
+        Binding("f10", "submit", _("Send"), id="transfer_files.report.submit", priority=True),
+    ]
+
+    def __init__(self, file_name: str) -> None:
+        super().__init__()
+        self._file_name = file_name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form-frame"):
+            yield Static(
+                _("Report a problem with {name}").format(name=self._file_name),
+                id="form-title",
+                markup=False,
+            )
+            with VerticalScroll(id="form-body"):
+                yield FieldBox(
+                    _("What went wrong"),
+                    Input(placeholder=_("e.g. file truncated, columns missing"), id="message"),
+                    field="message",
+                    hint=_("The provider's team reads this to fix the file."),
+                )
+            with Horizontal(id="form-buttons"):
+                yield Button(_("Send (F10)"), id="send", variant="primary", compact=True)
+                yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#message", Input).focus()
+
+    def action_submit(self) -> None:
+        text = self.query_one("#message", Input).value.strip()
+        if not text:
+            show_problems(self, {"message": _("Say what went wrong.")})
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#message")
+    def _entered(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, "#send")
+    def _send(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()
