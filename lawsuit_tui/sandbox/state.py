@@ -5,7 +5,8 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` and ``vault``;
+  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` (the Miner's
+  requests and credits) and ``credentials`` (the vault's, without secrets);
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -34,7 +35,7 @@ from lawsuit_tui.sandbox.tokens import TokenStore
 from lawsuit_tui.sandbox.webhooks import WebhookDispatcher
 
 if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.vault import Vault
+    from lawsuit_tui.sandbox.vault import CredentialRecord, Vault
     from lawsuit_tui.sandbox.world import World
 
 __all__ = ["SandboxState"]
@@ -81,6 +82,8 @@ class SandboxState:
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()
+        # The vault's credentials, by record_key(system, customer_key): no secrets (D67).
+        self.credentials: dict[str, CredentialRecord] = {}
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,
@@ -112,7 +115,7 @@ class SandboxState:
         if self._vault is None:
             from lawsuit_tui.sandbox.vault import Vault
 
-            self._vault = Vault(self.world.court_systems(), self.clock)
+            self._vault = Vault(self.world.court_systems(), self.clock, self.credentials)
         return self._vault
 
     # ----------------------------------------------------------------- identities, records
