@@ -22,7 +22,7 @@ from lawsuit_tui.domain.vocabulary import MINER_STATUS_WORDS, word
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
 
-__all__ = ["count_data", "resolve_tribunals", "run"]
+__all__ = ["body_or_exit", "count_data", "refuse_bad_filter", "resolve_tribunals", "run"]
 
 
 class BadCourt(ValueError):
@@ -91,19 +91,32 @@ def problems_of(data: dict[str, Any]) -> list[str]:
     return CountBody.problems(checked)
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
-    data = count_data(args)
+def refuse_bad_filter(data: dict[str, Any]) -> bool:
+    """Say the filter's problems in one line (True), before any call; False when it is sound."""
     problems = problems_of(data)
     if problems:
         error_line("; ".join(problems))
+    return bool(problems)
+
+
+async def body_or_exit(ctx: ServiceContext, data: dict[str, Any]) -> CountBody | int:
+    """The body with its courts resolved, or the exit code after saying which is no court."""
+    try:
+        return await miner_body(ctx, data)
+    except BadCourt as exc:
+        error_line(str(exc))
+        return EXIT_BAD_INPUT
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    data = count_data(args)
+    if refuse_bad_filter(data):
         return EXIT_BAD_INPUT
 
     async def use_case(ctx: ServiceContext) -> int:
-        try:
-            body = await miner_body(ctx, data)
-        except BadCourt as exc:
-            error_line(str(exc))
-            return EXIT_BAD_INPUT
+        body = await body_or_exit(ctx, data)
+        if isinstance(body, int):
+            return body
         result = await ctx.count.count(body)
         if args.json:
             sys.stdout.write(

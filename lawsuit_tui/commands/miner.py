@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from lawsuit_tui.commands.count import BadCourt, count_data, miner_body, problems_of
+from lawsuit_tui.commands.count import body_or_exit, count_data, refuse_bad_filter
 from lawsuit_tui.commands.output import EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUSED, error_line
 from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
@@ -101,9 +101,7 @@ def _find(args: argparse.Namespace, settings: Settings) -> int:
     data = count_data(args)
     if args.limit is not None:
         data["responses_limit"] = args.limit
-    problems = problems_of(data)
-    if problems:
-        error_line("; ".join(problems))
+    if refuse_bad_filter(data):
         return EXIT_BAD_INPUT
     if not args.yes:
         error_line(
@@ -115,11 +113,9 @@ def _find(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_BAD_INPUT
 
     async def use_case(ctx: ServiceContext) -> int:
-        try:
-            body = await miner_body(ctx, data)
-        except BadCourt as exc:
-            error_line(str(exc))
-            return EXIT_BAD_INPUT
+        body = await body_or_exit(ctx, data)
+        if isinstance(body, int):
+            return body
         final: MinerRequest | None = None
         lawsuits: list[MinerLawsuit] = []
         try:

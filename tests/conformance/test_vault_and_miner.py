@@ -17,10 +17,6 @@ Three checks, self-contained here:
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -53,6 +49,7 @@ from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.world import World
 from tests.support.certificates import PFX_PASSWORD, pfx_base64
 from tests.support.roundtrip import assert_same_payload
+from tests.support.served_sandbox import served_sandbox
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -397,26 +394,8 @@ async def test_the_sandboxs_miner_answers_conform(
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:"), process.stderr and process.stderr.read()
+    with served_sandbox() as (root, _process):
         yield root
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def test_the_postman_vault_item_is_refused_naming_credentials(served: str) -> None:

@@ -32,7 +32,7 @@ __all__ = [
     "ECHO_FIELDS",
     "CountErrorList",
     "count_problems",
-    "read_body",
+    "read_filter",
     "router",
 ]
 
@@ -132,6 +132,16 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
 router = APIRouter(prefix="/miner", tags=["count"])
 
 
+async def read_filter(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The body of a count or find and the filter it applies (``ECHO_FIELDS``, absent ones
+    null); ``400 {errors: [...]}`` naming every problem otherwise."""
+    body = await read_body(request)
+    problems = count_problems(body)
+    if problems:
+        raise CountErrors(problems)
+    return body, {name: body.get(name) for name in ECHO_FIELDS}
+
+
 async def read_body(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
@@ -166,11 +176,7 @@ async def read_body(request: Request) -> Any:
 async def count_lawsuits(
     request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))], state: State
 ) -> dict[str, Any]:
-    body = await read_body(request)
-    problems = count_problems(body)
-    if problems:
-        raise CountErrors(problems)
-    flt = {name: body.get(name) for name in ECHO_FIELDS}
+    _body, flt = await read_filter(request)
     world = await state.world_ready()
     total = await state.run_world(
         lambda: world.count(flt, exclude=state.retrieved.get(key.key, set()))

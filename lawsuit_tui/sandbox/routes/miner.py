@@ -30,11 +30,9 @@ from lawsuit_tui.sandbox.errors import CountErrors
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes.count import (
     COUNT_BODY_SCHEMA,
-    ECHO_FIELDS,
     CountErrorList,
     CountFilter,
-    count_problems,
-    read_body,
+    read_filter,
 )
 from lawsuit_tui.sandbox.schemas import error_responses
 from lawsuit_tui.sandbox.state import SandboxState
@@ -142,11 +140,7 @@ async def list_tribunals(key: MinerKey) -> list[dict[str, Any]]:
     },
 )
 async def create_find(request: Request, key: MinerKey, state: State) -> dict[str, Any]:
-    body = await read_body(request)
-    problems = count_problems(body)
-    if problems:
-        raise CountErrors(problems)
-    flt = {name: body.get(name) for name in ECHO_FIELDS}
+    body, flt = await read_filter(request)
     world = await state.world_ready()
     retrieved = set(state.retrieved.get(key.key, set()))
     codes = await state.run_world(lambda: world.miner_matches(flt, retrieved))
