@@ -54,10 +54,14 @@ class CertificateFault(StrEnum):
 class CertificateCheck(ValueError):
     """A certificate the vault would refuse; ``fault`` is the vault's code for it."""
 
-    def __init__(self, fault: CertificateFault, detail: str) -> None:
+    def __init__(
+        self, fault: CertificateFault, detail: str, *, when: datetime | None = None
+    ) -> None:
         super().__init__(f"{fault.value}: {detail}")
         self.fault = fault
         self.detail = detail
+        # the certificate's end (EXPIRED) or start (NOT_YET_VALID) of validity
+        self.when = when
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +138,15 @@ def inspect_pkcs12(data: bytes, password: str, *, now: datetime) -> CertificateI
     moment = now if now.tzinfo is not None else now.replace(tzinfo=UTC)
     if moment > info.not_after:
         raise CertificateCheck(
-            CertificateFault.EXPIRED, f"the certificate expired at {info.not_after.isoformat()}"
+            CertificateFault.EXPIRED,
+            f"the certificate expired at {info.not_after.isoformat()}",
+            when=info.not_after,
         )
     if moment < info.not_before:
         raise CertificateCheck(
             CertificateFault.NOT_YET_VALID,
             f"the certificate is valid from {info.not_before.isoformat()}",
+            when=info.not_before,
         )
     return info
 

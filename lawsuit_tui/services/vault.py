@@ -42,7 +42,7 @@ from lawsuit_tui.domain.certificates import (
     encode_file_base64,
     inspect_pkcs12,
 )
-from lawsuit_tui.domain.formatting import format_int
+from lawsuit_tui.domain.formatting import format_date, format_int
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_cnj
 from lawsuit_tui.domain.vault import (
     WILDCARD_SYSTEM,
@@ -214,23 +214,12 @@ def check_certificate(
     except CertificateCheck as exc:
         field = "password" if exc.fault is CertificateFault.PASSWORD_INVALID else "file"
         text = word(CERTIFICATE_FAULT_WORDS, exc.fault)
-        if exc.fault is CertificateFault.EXPIRED:
+        if exc.fault is CertificateFault.EXPIRED and exc.when is not None:
             text = _("The certificate of {name} expired on {date}.").format(
-                name=name, date=_date(exc.detail)
+                name=name, date=format_date(exc.when)
             )
         raise CertificateFileError(text, field=field) from None
     return CheckedCertificate(SecretStr(encode_file_base64(data)), info)
-
-
-def _date(detail: str) -> str:
-    """The date at the end of a CertificateCheck's detail, as the reader writes dates."""
-    from lawsuit_tui.domain.formatting import format_date
-
-    stamp = detail.rsplit(" ", 1)[-1]
-    try:
-        return format_date(datetime.fromisoformat(stamp))
-    except ValueError:
-        return stamp
 
 
 # Only these fields of a status row are kept: nothing else can carry a secret.
