@@ -39,6 +39,7 @@ COMMANDS = (
     "cache",
     "search",
     "transfer-files",
+    "miner",
 )
 RESPONSE_TYPES = (
     "lawsuit",
@@ -69,6 +70,51 @@ COUNT_KINDS = ("judgement-bond", "sentence-execution")
 AMOUNT_TIERS = ("0-100k", "100k-250k", "250k-500k", "500k-750k", "750k-1.5M", "1.5M+")
 NATURES = ("alimentary", "common")
 COUNT_TAGS = ("precatory_dispatched", "possible_precatory", "possible_approved_calculation")
+
+
+def add_miner_filter(parser: argparse.ArgumentParser) -> None:
+    """The options of a Miner filter (count and find share them)."""
+    parser.add_argument("--kind", choices=COUNT_KINDS, required=True, help=_("type of credit"))
+    parser.add_argument(
+        "--tribunal",
+        dest="tribunals",
+        action="append",
+        default=[],
+        metavar=_("COURT"),
+        help=_("court: acronym (TJSP) or Miner id (10); repeatable"),
+    )
+    parser.add_argument(
+        "--amount-min", type=amount_arg, default=None, metavar=_("X"), help=_("minimum amount")
+    )
+    parser.add_argument(
+        "--amount-max", type=amount_arg, default=None, metavar=_("X"), help=_("maximum amount")
+    )
+    parser.add_argument("--amount-tier", choices=AMOUNT_TIERS, default=None, help=_("amount range"))
+    parser.add_argument(
+        "--budget-year",
+        dest="budget_years",
+        type=int,
+        action="append",
+        default=[],
+        metavar=_("Y"),
+        help=_("budget year (repeatable; judgement-bond only)"),
+    )
+    parser.add_argument(
+        "--nature",
+        dest="natures",
+        choices=NATURES,
+        action="append",
+        default=[],
+        help=_("nature (repeatable; judgement-bond only)"),
+    )
+    parser.add_argument(
+        "--tag",
+        dest="tags",
+        choices=COUNT_TAGS,
+        action="append",
+        default=[],
+        help=_("tag (repeatable; sentence-execution only)"),
+    )
 
 
 # --- argument types (errors become argparse usage errors, exit 2) -------------------------
@@ -367,49 +413,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     count = sub.add_parser("count", help=_("count lawsuits matching a filter (free)"))
-    count.add_argument("--kind", choices=COUNT_KINDS, required=True, help=_("kind of lawsuit"))
-    count.add_argument(
-        "--tribunal",
-        dest="tribunals",
-        type=int,
-        action="append",
-        default=[],
-        metavar=_("N"),
-        help=_("court code (repeatable)"),
-    )
-    count.add_argument(
-        "--amount-min", type=amount_arg, default=None, metavar=_("X"), help=_("minimum amount")
-    )
-    count.add_argument(
-        "--amount-max", type=amount_arg, default=None, metavar=_("X"), help=_("maximum amount")
-    )
-    count.add_argument("--amount-tier", choices=AMOUNT_TIERS, default=None, help=_("amount range"))
-    count.add_argument(
-        "--budget-year",
-        dest="budget_years",
-        type=int,
-        action="append",
-        default=[],
-        metavar=_("Y"),
-        help=_("budget year (repeatable; judgement-bond only)"),
-    )
-    count.add_argument(
-        "--nature",
-        dest="natures",
-        choices=NATURES,
-        action="append",
-        default=[],
-        help=_("nature (repeatable; judgement-bond only)"),
-    )
-    count.add_argument(
-        "--tag",
-        dest="tags",
-        choices=COUNT_TAGS,
-        action="append",
-        default=[],
-        help=_("tag (repeatable; sentence-execution only)"),
-    )
+    add_miner_filter(count)
     count.add_argument("--json", action="store_true", help=_("print JSON"))
+
+    miner = sub.add_parser(
+        "miner", help=_("the Miner: its courts, find requests (paid) and their lawsuits")
+    )
+    miner_sub = miner.add_subparsers(dest="miner_command", metavar=_("ACTION"), required=True)
+    courts = miner_sub.add_parser("tribunals", help=_("the Miner's courts and their ids"))
+    courts.add_argument("--json", action="store_true", help=_("print JSON"))
+    find = miner_sub.add_parser(
+        "find", help=_("buy the lawsuits matching a filter: a find request (paid)")
+    )
+    add_miner_filter(find)
+    find.add_argument(
+        "--limit", type=int, default=None, metavar=_("N"), help=_("at most N lawsuits")
+    )
+    find.add_argument(
+        "--yes", action="store_true", help=_("confirm: the credits are debited at once")
+    )
+    find.add_argument(
+        "--wait", action="store_true", help=_("follow the request until it is completed")
+    )
+    find.add_argument("--json", action="store_true", help=_("print JSON"))
+    status = miner_sub.add_parser("status", help=_("the state of a Miner request"))
+    status.add_argument("request_id", type=int, metavar=_("ID"))
+    status.add_argument("--json", action="store_true", help=_("print JSON"))
+    responses = miner_sub.add_parser(
+        "responses", help=_("the lawsuits of a completed find request")
+    )
+    responses.add_argument("request_id", type=int, metavar=_("ID"))
+    responses.add_argument("--json", action="store_true", help=_("print JSON"))
 
     cache = sub.add_parser("cache", help=_("inspect and maintain the local cache"))
     cache_sub = cache.add_subparsers(dest="cache_command", metavar=_("ACTION"), required=True)

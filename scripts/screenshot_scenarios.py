@@ -16,6 +16,9 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select
 
 from lawsuit_tui.domain.bodies import CredentialItem, TrackingCreateBody
+from lawsuit_tui.ui.count.court_picker import CourtPicker
+from lawsuit_tui.ui.count.find_dialog import FindDialog
+from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
 from lawsuit_tui.ui.count.screen import AMOUNT_RANGE, CountScreen
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
@@ -135,7 +138,7 @@ async def vault_default(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None
     await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
     context = await sandbox.app.context()
     await context.vault.register(
-        [CredentialItem(system_name="STF - Portal STF", username="ana", password="x")]
+        [CredentialItem(system_name="PJE TJBA - 1º grau", username="ana", password="x")]
     )
     await goto(pilot, "vault", VaultScreen)
     await finish(pilot)
@@ -147,7 +150,7 @@ async def vault_named_key(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> No
     await context.vault.register(
         [
             CredentialItem(
-                system_name="TJSP - ESAJ - 1º grau", customer_key="acme", username="a", password="x"
+                system_name="ESAJ - TJSP - 1º grau", customer_key="acme", username="a", password="x"
             ),
             CredentialItem(system_name="*", customer_key="acme", username="a", password="x"),
         ]
@@ -172,7 +175,9 @@ async def vault_registered(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> N
 
 
 async def count_form(screen: CountScreen, pilot: Pilot[Any], high: str) -> None:
-    screen.query_one("#cn-tribunals", Input).value = "826, 403"
+    picker = screen.query_one(CourtPicker)
+    await wait_for(lambda: bool(picker.courts), pilot.pause)
+    picker.set_chosen([10, 1])  # TJSP, TRF3 (the Miner's ids)
     screen.query_one("#cn-amount-mode", Select).value = AMOUNT_RANGE
     await pilot.pause()
     screen.query_one("#cn-min", Input).value = "50.000,00"
@@ -185,7 +190,7 @@ async def count_rejected(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> Non
     await count_form(screen, pilot, "1.000,00")
     await pilot.press("f10")
     await pilot.pause()
-    await pilot.press("f9")
+    await pilot.press("ctrl+g")
     await finish(pilot)
 
 
@@ -201,6 +206,24 @@ async def count_accepted(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> Non
     await pilot.pause()
     screen.query_one("#cn-tier", Select).value = "100k-250k"
     await pilot.press("f10")
+    await finish(pilot)
+
+
+async def count_find(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    """A count of TJSP's precatórios bought as a find request of 8: its lawsuits."""
+    screen = await goto(pilot, "count", CountScreen)
+    picker = screen.query_one(CourtPicker)
+    await wait_for(lambda: bool(picker.courts), pilot.pause)
+    picker.set_chosen([10])
+    await pilot.press("f10")
+    await settle(pilot)
+    await pilot.press("ctrl+f")
+    await wait_for(lambda: isinstance(pilot.app.screen, FindDialog), pilot.pause)
+    pilot.app.screen.query_one("#fd-cap", Input).value = "8"
+    await pilot.press("f10")
+    await wait_for(lambda: isinstance(pilot.app.screen, FindLawsuitsScreen), pilot.pause)
+    found = pilot.app.screen
+    await wait_for(lambda: not found.reading, pilot.pause)
     await finish(pilot)
 
 
@@ -245,13 +268,38 @@ async def login_errors(pilot: Pilot[Any]) -> None:
     await finish(pilot)
 
 
+# The demo certificate, copied by the caller into the working folder under this name (a
+# relative path: the picture must not show where the checkout is).
+CERTIFICATE_FILE = "escritorio-a1.pfx"
+
+
 async def certificate_error(pilot: Pilot[Any]) -> None:
+    """An A1 certificate opened locally with the wrong password: refused before sending."""
     form = await open_form(pilot)
     form.query_one("#cf-kind", Select).value = KIND_CERTIFICATE
     await pilot.pause()
-    form.query_one("#cf-certificate-path", Input).value = "vazio.pfx"
-    form.query_one("#cf-certificate-password", Input).value = "senha"
+    form.query_one("#cf-certificate-path", Input).value = CERTIFICATE_FILE
+    form.query_one("#cf-certificate-password", Input).value = "senha-errada"
     form.query_one("#cf-certificate-path", Input).focus()
     await pilot.press("f10")
     await wait_for(lambda: not form.sending, pilot.pause)
+    await finish(pilot)
+
+
+async def credential_update(pilot: Pilot[Any]) -> None:
+    """Updating a credential registered from this app: its kind and user are shown."""
+    app: Any = pilot.app
+    await wait_for(lambda: app.services is not None, pilot.pause)
+    context = await app.context()
+    await context.vault.register(
+        [
+            CredentialItem(
+                system_name=samples()["secret_lawsuit"]["system_name"],
+                username="123.456.789-09",
+                password="x",
+                custom_data={"secret": "JBSWY3DPEHPK3PXP"},
+            )
+        ]
+    )
+    await open_form(pilot)
     await finish(pilot)

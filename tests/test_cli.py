@@ -100,9 +100,9 @@ def test_argument_sets() -> None:
         "--kind",
         "judgement-bond",
         "--tribunal",
-        "8",
+        "TJSP",
         "--tribunal",
-        "26",
+        "1",
         "--budget-year",
         "2025",
         "--nature",
@@ -110,7 +110,7 @@ def test_argument_sets() -> None:
         "--amount-min",
         "1000",
     )
-    assert args.tribunals == [8, 26] and args.budget_years == [2025]
+    assert args.tribunals == ["TJSP", "1"] and args.budget_years == [2025]
     assert args.natures == ["alimentary"] and args.tags == [] and args.amount_min == 1000.0
 
     args = parse("cache", "prune", "--older-than", "30")

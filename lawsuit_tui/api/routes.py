@@ -56,6 +56,11 @@ _ALL = (
     Route("register_credentials", "POST", "vault_url", "/credentials", creating=True),
     Route("delete_credential", "DELETE", "vault_url", "/credentials", optional=True),
     Route("count", "POST", "miner_url", "/requests/count", creating=True),
+    Route("register_certificate", "POST", "vault_url", "/credentials/certificate", creating=True),
+    Route("tribunals", "GET", "miner_url", "/tribunals"),
+    Route("create_find", "POST", "miner_url", "/requests/create", creating=True),
+    Route("get_miner_request", "GET", "miner_url", "/requests/{request_id}"),
+    Route("list_miner_responses", "GET", "miner_url", "/responses"),
     Route(
         "download_attachment",
         "GET",

@@ -22,8 +22,11 @@ from typing import Any, ClassVar, TypeGuard
 from pydantic import (
     ConfigDict,
     Field,
+    SecretStr,
+    SerializationInfo,
     ValidationError,
     ValidationInfo,
+    field_serializer,
     field_validator,
     model_validator,
 )
@@ -43,9 +46,16 @@ from lawsuit_tui.domain.enums import (
     TrackingStatus,
     enum_or_none,
 )
+from lawsuit_tui.domain.formatting import format_money
 from lawsuit_tui.domain.requests import SearchParams
 from lawsuit_tui.domain.trackings import NotificationFilters
-from lawsuit_tui.domain.vault import REVEAL_SECRETS, WILDCARD_SYSTEM, Credential
+from lawsuit_tui.domain.vault import (
+    REVEAL_SECRETS,
+    WILDCARD_SYSTEM,
+    Credential,
+    CredentialCustomData,
+    reveal_requested,
+)
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
@@ -55,6 +65,7 @@ __all__ = [
     "MAX_PAGE_SIZE",
     "MAX_RECURRENCE_DAYS",
     "BodyModel",
+    "CertificateBody",
     "CountBody",
     "CreateRequestBody",
     "CredentialDeleteBody",
@@ -439,8 +450,9 @@ class TrackingPatchBody(_TrackingFields):
 
 
 class CredentialItem(Credential):
-    """One credential to register: username and password (optionally a two-factor
-    secret), or an A1 certificate (D32). A blank customer_key means the default ``*`` (D8).
+    """One credential to register: username and password, with the court's two-factor setup
+    key in ``custom_data.secret`` when it asks for a code (D67). A blank customer_key means
+    the default ``*`` (D8, D83). Certificates have their own body (:class:`CertificateBody`).
     """
 
     system_name: str
@@ -461,21 +473,61 @@ class CredentialItem(Credential):
         return value
 
     @model_validator(mode="after")
-    def _one_complete_kind(self) -> CredentialItem:
+    def _complete_login(self) -> CredentialItem:
         has_login = bool(self.username and self.username.strip()) and bool(
             self.password and self.password.get_secret_value()
         )
-        has_certificate = bool(self.certificate_pfx and self.certificate_pfx.get_secret_value())
-        if not (has_login or has_certificate):
-            raise _invalid(_("a credential needs a username and a password, or an A1 certificate"))
-        # The service refuses these (D32); saying so here spares a call that cannot succeed.
-        if has_certificate and not (
-            self.certificate_password and self.certificate_password.get_secret_value()
-        ):
+        if not has_login:
+            raise _invalid(_("a credential needs a username and a password"))
+        _check_two_factor(self.two_factor_secret)
+        return self
+
+
+def _check_two_factor(secret: SecretStr | None) -> None:
+    # D67: the docs do not say the service checks it; a typo here locks the login for good.
+    text = secret.get_secret_value() if secret is not None else ""
+    if text and not is_base32_secret(text):
+        raise _invalid(_("the two-factor secret must be base32 (letters A-Z, digits 2-7)"))
+
+
+class CertificateBody(BodyModel):
+    """``POST {vault_url}/credentials/certificate`` (D67): an A1 certificate as Base64 on one
+    line, its password, and optionally the system (default ``*``), the customer key (default
+    ``*``) and the two-factor setup key in ``custom_data.secret``. The file is checked
+    (:func:`~lawsuit_tui.domain.certificates.inspect_pkcs12`) before this body is built."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
+
+    file_base64: SecretStr
+    password: SecretStr
+    system_name: str = WILDCARD_SYSTEM
+    customer_key: str = WILDCARD_SYSTEM
+    custom_data: CredentialCustomData | None = None
+
+    @field_serializer("file_base64", "password", when_used="always")
+    def _dump_secret(self, value: SecretStr, info: SerializationInfo) -> str:
+        return value.get_secret_value() if reveal_requested(info) else str(value)
+
+    @field_validator("system_name", "customer_key", mode="before")
+    @classmethod
+    def _default_wildcard(cls, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return WILDCARD_SYSTEM
+        return value
+
+    @field_validator("file_base64")
+    @classmethod
+    def _one_line(cls, value: SecretStr) -> SecretStr:
+        text = value.get_secret_value()
+        if not text or any(ch.isspace() for ch in text):
+            raise _invalid(_("the certificate must be Base64 on a single line"))
+        return value
+
+    @model_validator(mode="after")
+    def _two_factor(self) -> CertificateBody:
+        if not self.password.get_secret_value():
             raise _invalid(_("an A1 certificate needs its password"))
-        totp = self.totp_secret.get_secret_value() if self.totp_secret else ""
-        if totp and not is_base32_secret(totp):
-            raise _invalid(_("the two-factor secret must be base32 (letters A-Z, digits 2-7)"))
+        _check_two_factor(self.custom_data.secret if self.custom_data else None)
         return self
 
 
@@ -534,7 +586,7 @@ _COUNT_FIELDS = (
     "budget_years",
     "natures",
     "tags",
-    "limit",
+    "responses_limit",
 )
 
 # Fields allowed for one kind only, with that kind.
@@ -598,12 +650,12 @@ def _list_problems(data: dict[Any, Any], names: tuple[str, ...], translate: Tran
 
 
 class CountBody(BodyModel):
-    """POST /requests/count. Strict: unknown fields are refused, every rule is checked.
+    """The Miner's filter (``RequestLawsuitsFiltersBody``), for ``POST /requests/count`` and
+    ``POST /requests/create``. Strict: unknown fields are refused, every rule is checked.
 
-    ``limit`` is our name for the spec's unnamed cap on lawsuits included (D37). The cap
-    belongs to a find request, which the spec does not show: the model holds and checks it,
-    but ``to_wire()`` never sends it, and ``problems(data)`` (what the count route accepts)
-    reports it as an unknown field unless ``allow_limit=True``.
+    ``responses_limit`` caps the lawsuits a find request materializes (D72, miner.yaml); it
+    has no effect on a count, so :meth:`to_wire` (the count's body) leaves it out and
+    :meth:`to_find_wire` (the find's) sends it.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -616,12 +668,12 @@ class CountBody(BodyModel):
     budget_years: list[int] | None = None
     natures: list[Nature] | None = None
     tags: list[CountTag] | None = None
-    limit: int | None = Field(default=None, description="cap on lawsuits included (>= 1)")
+    responses_limit: int | None = Field(
+        default=None, description="cap on the lawsuits a find request includes (>= 1)"
+    )
 
     @classmethod
-    def problems(
-        cls, data: object, *, allow_limit: bool = False, translate: Translate = _
-    ) -> list[str]:
+    def problems(cls, data: object, *, translate: Translate = _) -> list[str]:
         """Every problem of a count body; empty when it is valid. Never raises.
 
         Unknown fields come first (in the body's order), then the rules in field order.
@@ -633,11 +685,10 @@ class CountBody(BodyModel):
             return []
         if not isinstance(data, dict):
             return [translate(N_("the count body must be a JSON object"))]
-        known = _COUNT_FIELDS if allow_limit else _COUNT_FIELDS[:-1]
         found = [
             translate(N_("unknown field: {field}")).format(field=key)
             for key in data
-            if key not in known
+            if key not in _COUNT_FIELDS
         ]
         kind = data.get("kind")
         if kind is None:
@@ -666,7 +717,7 @@ class CountBody(BodyModel):
             found.append(
                 translate(
                     N_("amount_min ({low}) must not be greater than amount_max ({high})")
-                ).format(low=low, high=high)
+                ).format(low=format_money(low), high=format_money(high))
             )
         found.extend(_list_problems(data, ("budget_years", "natures", "tags"), translate))
         for name, only_for in _KIND_ONLY:
@@ -676,15 +727,15 @@ class CountBody(BodyModel):
                         field=name, kind=only_for.value
                     )
                 )
-        limit = data.get("limit") if allow_limit else None
+        limit = data.get("responses_limit")
         if limit is not None and not (_is_int(limit) and limit >= 1):
-            found.append(translate(N_("limit must be a whole number of at least 1")))
+            found.append(translate(N_("responses_limit must be a whole number of at least 1")))
         return found
 
     @model_validator(mode="before")
     @classmethod
     def _all_problems_at_once(cls, data: Any) -> Any:
-        problems = cls.problems(data, allow_limit=True)
+        problems = cls.problems(data)
         if problems:
             raise PydanticCustomError(
                 "count_body",
@@ -694,7 +745,11 @@ class CountBody(BodyModel):
         return data
 
     def to_wire(self) -> dict[str, Any]:
-        """The count body to send: the cap (``limit``) is never sent to the count route."""
+        """The count's body: the cap means nothing to a count (concepts page), so it stays."""
         wire = super().to_wire()
-        wire.pop("limit", None)
+        wire.pop("responses_limit", None)
         return wire
+
+    def to_find_wire(self) -> dict[str, Any]:
+        """The find request's body, with ``responses_limit`` when set."""
+        return super().to_wire()

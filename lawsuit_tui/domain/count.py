@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from lawsuit_tui.domain.base import ApiModel, Number
-from lawsuit_tui.domain.enums import AmountTier, CountKind, CountTag, Nature, Open
+from lawsuit_tui.domain.enums import (
+    AmountTier,
+    CountKind,
+    CountTag,
+    MinerRequestStatus,
+    Nature,
+    Open,
+)
 
 __all__ = ["CountFilterEcho", "CountRequestResult"]
 
@@ -17,12 +24,14 @@ class CountFilterEcho(ApiModel):
     budget_years: list[int] | None = None
     natures: list[Open[Nature]] | None = None
     tags: list[Open[CountTag]] | None = None
-    limit: int | None = None
+    responses_limit: int | None = None
 
 
 class CountRequestResult(ApiModel):
+    """``201`` of ``POST /requests/count`` (D72): status ``completed`` (a count is
+    synchronous; our spec showed ``pending``, read too)."""
+
     request_id: int | None = None
     total_lawsuits: int | None = None
-    # Only "pending" appears in the spec: not a closed list, so a plain string.
-    status: str | None = None
+    status: Open[MinerRequestStatus] | None = None
     filter: CountFilterEcho | None = None

@@ -31,6 +31,8 @@ __all__ = [
     "DocumentType",
     "EventType",
     "ExecutionPhase",
+    "MinerRequestStatus",
+    "MinerRequestType",
     "Nature",
     "Open",
     "Origin",
@@ -147,6 +149,9 @@ class CredentialMessage(StrEnum):
     CREDENTIAL_UPDATED = "CREDENTIAL_UPDATED"
     # Answer of DELETE /credentials (D34; the route is our decision, not the spec's).
     CREDENTIAL_DELETED = "CREDENTIAL_DELETED"
+    # Answers of POST /credentials/certificate (vault.json, D67).
+    CERTIFICATE_CREATED = "CERTIFICATE_CREATED"
+    CERTIFICATE_UPDATED = "CERTIFICATE_UPDATED"
 
 
 class CountKind(StrEnum):
@@ -378,3 +383,18 @@ class _OpenEnum:
 
 # ``Open[Side]``: a Side member when the value is known (in any case), else the plain str.
 Open = Annotated[E | str, _OpenEnum()]
+
+
+class MinerRequestStatus(StrEnum):
+    """A Miner request's status (miner.yaml ``RequestStatus``)."""
+
+    PENDING = "pending"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class MinerRequestType(StrEnum):
+    """A Miner request's type (miner.yaml ``RequestType``): a free count or a paid find."""
+
+    COUNT = "count"
+    FIND = "find"

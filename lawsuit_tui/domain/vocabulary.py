@@ -16,13 +16,16 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Final
 
+from lawsuit_tui.domain.certificates import CertificateFault
 from lawsuit_tui.domain.enums import (
     AmountTier,
     ArrestType,
     CountKind,
     CountTag,
+    CredentialMessage,
     CredentialStatus,
     ExecutionPhase,
+    MinerRequestStatus,
     Nature,
     PrisonRegime,
     RequestStatus,
@@ -40,10 +43,14 @@ from lawsuit_tui.i18n import N_, _
 __all__ = [
     "AMOUNT_TIER_WORDS",
     "ARREST_TYPE_WORDS",
+    "CERTIFICATE_FAULT_WORDS",
     "COUNT_KIND_WORDS",
     "COUNT_TAG_WORDS",
+    "CREDENTIAL_MESSAGE_WORDS",
     "CREDENTIAL_STATUS_WORDS",
     "EXECUTION_PHASE_WORDS",
+    "MINER_ERROR_WORDS",
+    "MINER_STATUS_WORDS",
     "NATURE_WORDS",
     "PRISON_REGIME_WORDS",
     "REQUEST_STATUS_WORDS",
@@ -52,8 +59,11 @@ __all__ = [
     "SIDE_WORDS",
     "TRACKING_STATUS_WORDS",
     "TRANSFER_FILE_STATUS_WORDS",
+    "VAULT_REFUSAL_WORDS",
     "WARRANT_STATUS_WORDS",
     "WARRANT_TYPE_WORDS",
+    "MinerErrorCode",
+    "VaultRefusalCode",
     "word",
 ]
 
@@ -237,6 +247,80 @@ WARRANT_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
         "certificate: internment recapture warrant served"
     ),
     WarrantType.RECAPTURE: N_("recapture warrant"),
+}
+
+
+CREDENTIAL_MESSAGE_WORDS: Final[Mapping[StrEnum, str]] = {
+    CredentialMessage.CREDENTIAL_CREATED: N_("registered"),
+    CredentialMessage.CREDENTIAL_UPDATED: N_("updated"),
+    CredentialMessage.CREDENTIAL_DELETED: N_("deleted"),
+    CredentialMessage.CERTIFICATE_CREATED: N_("certificate registered"),
+    CredentialMessage.CERTIFICATE_UPDATED: N_("certificate replaced"),
+}
+
+# What the vault says of a certificate it refuses (D67), as the person who chose it reads it.
+CERTIFICATE_FAULT_WORDS: Final[Mapping[StrEnum, str]] = {
+    CertificateFault.MALFORMED: N_("This file is not an A1 certificate (PKCS#12 .pfx/.p12)."),
+    CertificateFault.TOO_LARGE: N_("The file is larger than the 64 KB the vault accepts."),
+    CertificateFault.PASSWORD_INVALID: N_("Wrong password: it does not open this certificate."),
+    CertificateFault.NO_PRIVATE_KEY: N_(
+        "The file has no private key: export it again with the private key."
+    ),
+    CertificateFault.NO_CERTIFICATE: N_("The file has a key but no certificate."),
+    CertificateFault.EXPIRED: N_("The certificate has expired."),
+    CertificateFault.NOT_YET_VALID: N_("The certificate is not valid yet."),
+}
+
+
+class VaultRefusalCode(StrEnum):
+    """The vault's refusals beyond the certificate file's own faults (D67)."""
+
+    CERTIFICATE_HOLDER_MISMATCH = "CERTIFICATE_HOLDER_MISMATCH"
+    CREDENTIAL_TYPE_CONFLICT = "CREDENTIAL_TYPE_CONFLICT"
+    CERTIFICATE_FIELDS_NOT_ALLOWED = "CERTIFICATE_FIELDS_NOT_ALLOWED"
+
+
+VAULT_REFUSAL_WORDS: Final[Mapping[StrEnum, str]] = {
+    VaultRefusalCode.CERTIFICATE_HOLDER_MISMATCH: N_(
+        "The vault holds a certificate of another holder for this system and key: delete it "
+        "first to register this one."
+    ),
+    VaultRefusalCode.CREDENTIAL_TYPE_CONFLICT: N_(
+        "This system and key have a username and password: delete that credential first to "
+        "register a certificate."
+    ),
+    VaultRefusalCode.CERTIFICATE_FIELDS_NOT_ALLOWED: N_(
+        "Certificates go through their own route, not with a username and password."
+    ),
+}
+
+MINER_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    MinerRequestStatus.PENDING: N_("processing"),
+    MinerRequestStatus.COMPLETED: N_("completed"),
+    MinerRequestStatus.FAILED: N_("failed"),
+}
+
+
+class MinerErrorCode(StrEnum):
+    """The Miner's error codes (miner.yaml, credits page): the texts of ``{errors: [...]}``."""
+
+    INSUFFICIENT_CREDITS = "INSUFFICIENT_CREDITS"
+    MISSING_CREDITS = "MISSING_CREDITS"
+    MISSING_CONFIGURATIONS = "MISSING_CONFIGURATIONS"
+    REQUEST_NOT_FOUND = "REQUEST_NOT_FOUND"
+    REQUEST_NOT_COMPLETED = "REQUEST_NOT_COMPLETED"
+    INVALID_REQUEST_TYPE = "INVALID_REQUEST_TYPE"
+
+
+MINER_ERROR_WORDS: Final[Mapping[StrEnum, str]] = {
+    MinerErrorCode.INSUFFICIENT_CREDITS: N_(
+        "Not enough credits for this find: lower the cap, narrow the filter or top up."
+    ),
+    MinerErrorCode.MISSING_CREDITS: N_("The account has no Miner credits."),
+    MinerErrorCode.MISSING_CONFIGURATIONS: N_("The account has no Miner plan configured."),
+    MinerErrorCode.REQUEST_NOT_FOUND: N_("The Miner has no request with this number."),
+    MinerErrorCode.REQUEST_NOT_COMPLETED: N_("The find request is still processing."),
+    MinerErrorCode.INVALID_REQUEST_TYPE: N_("This is a count, not a find: it has no lawsuits."),
 }
 
 

@@ -43,6 +43,7 @@ ROUTE_MODULES = (
     "admin",
     "files",
     "transfer_files",
+    "miner",
 )
 
 

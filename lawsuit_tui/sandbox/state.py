@@ -5,8 +5,9 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts``, ``vault``,
-  ``file_links`` and ``transfer_files``;
+  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` (the Miner's
+  requests and credits), ``credentials`` (the vault's, without secrets), ``file_links`` and
+  ``transfer_files``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -36,7 +37,7 @@ from lawsuit_tui.sandbox.tokens import TokenStore
 from lawsuit_tui.sandbox.webhooks import WebhookDispatcher
 
 if TYPE_CHECKING:
-    from lawsuit_tui.sandbox.vault import Vault
+    from lawsuit_tui.sandbox.vault import CredentialRecord, Vault
     from lawsuit_tui.sandbox.world import World
 
 __all__ = ["SandboxState"]
@@ -87,6 +88,8 @@ class SandboxState:
         self.file_links: dict[str, FileLink] = {}
         # D123: each key's transfer files (its company's), by id; made on first use.
         self.transfer_files: dict[str, dict[str, dict[str, Any]]] = {}
+        # The vault's credentials, by record_key(system, customer_key): no secrets (D67).
+        self.credentials: dict[str, CredentialRecord] = {}
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,
@@ -118,7 +121,7 @@ class SandboxState:
         if self._vault is None:
             from lawsuit_tui.sandbox.vault import Vault
 
-            self._vault = Vault(self.world.court_systems(), self.clock)
+            self._vault = Vault(self.world.court_systems(), self.clock, self.credentials)
         return self._vault
 
     # ----------------------------------------------------------------- identities, records

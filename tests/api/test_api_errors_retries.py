@@ -267,23 +267,39 @@ async def test_count_is_not_retried_after_a_dropped_connection(
     )
     async with make_client(clock) as api:
         with pytest.raises(TransportFailure):
-            await api.count(CountBody(kind="judgement-bond", limit=5))
+            await api.count(CountBody(kind="judgement-bond", responses_limit=5))
     assert route.call_count == 1
 
 
 @respx.mock(base_url=ROOT)
-async def test_count_never_sends_limit(respx_mock: respx.MockRouter, clock: VirtualClock) -> None:
+async def test_a_find_request_is_never_retried_once_sent(
+    respx_mock: respx.MockRouter, clock: VirtualClock
+) -> None:
+    """Paid (its credits are debited at once, D72): a dropped connection is not retried."""
+    route = respx_mock.post("/miner/requests/create").mock(
+        side_effect=httpx.RemoteProtocolError("peer closed")
+    )
+    async with make_client(clock) as api:
+        with pytest.raises(TransportFailure):
+            await api.create_find(CountBody(kind="judgement-bond", responses_limit=5))
+    assert route.call_count == 1
+
+
+@respx.mock(base_url=ROOT)
+async def test_count_never_sends_the_cap(respx_mock: respx.MockRouter, clock: VirtualClock) -> None:
     route = respx_mock.post("/miner/requests/count").mock(
         return_value=httpx.Response(
-            200, json={"request_id": 4, "total_lawsuits": 12, "status": "pending", "filter": {}}
+            201, json={"request_id": 4, "total_lawsuits": 12, "status": "completed", "filter": {}}
         )
     )
     async with make_client(clock) as api:
-        result = await api.count(CountBody(kind="judgement-bond", tribunals=[826], limit=5))
+        result = await api.count(
+            CountBody(kind="judgement-bond", tribunals=[10], responses_limit=5)
+        )
     assert result.total_lawsuits == 12
     sent = route.calls.last.request
     assert b"limit" not in sent.content
-    assert b"826" in sent.content
+    assert b"[10]" in sent.content
 
 
 @respx.mock(base_url=ROOT)

@@ -188,7 +188,7 @@ async def test_vault_routes(sandbox: SandboxRig) -> None:
     gone = await api.delete_credential(
         CredentialDeleteBody(system_name=names[0], customer_key="team-a")
     )
-    assert gone[0].message == "CREDENTIAL_DELETED"
+    assert gone == []  # D83: the service answers an empty object
     with pytest.raises(NotFound):
         await api.delete_credential(
             CredentialDeleteBody(system_name=names[0], customer_key="team-a")
@@ -196,10 +196,10 @@ async def test_vault_routes(sandbox: SandboxRig) -> None:
 
 
 async def test_count_routes(sandbox: SandboxRig) -> None:
-    result = await sandbox.api.count(CountBody(kind="judgement-bond", tribunals=[826]))
+    result = await sandbox.api.count(CountBody(kind="judgement-bond", tribunals=[10]))
     assert isinstance(result.request_id, int)
     assert result.total_lawsuits is not None and result.total_lawsuits >= 0
-    assert result.status == "pending"
+    assert result.status == "completed"  # D72
     with pytest.raises(BadRequest) as info:
         await sandbox.api._call(
             "count",

@@ -125,9 +125,64 @@ def test_export_of_an_empty_cache(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_count(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "count", "--kind", "judgement-bond", "--tribunal", "826", "--json")
+    """Courts by acronym or Miner id (D127); 826 (CNJ digits) is no court of the Miner."""
+    code, out, err = run(
+        capsys,
+        "count",
+        "--kind",
+        "judgement-bond",
+        "--tribunal",
+        "TJSP",
+        "--tribunal",
+        "1",
+        "--json",
+    )
     assert code == 0, err
-    assert isinstance(json.loads(out)["request_id"], int)
+    answer = json.loads(out)
+    assert isinstance(answer["request_id"], int) and answer["status"] == "completed"
+    assert answer["filter"]["tribunals"] == [10, 1]
+    code, _out, err = run(capsys, "count", "--kind", "judgement-bond", "--tribunal", "XYZ")
+    assert code == 2 and "XYZ" in err and len(err.strip().splitlines()) == 1
+    code, _out, err = run(capsys, "count", "--kind", "judgement-bond", "--tribunal", "826")
+    assert code == 1 and "826" in err
+
+
+def test_miner_find_is_paid_and_asks_for_yes(
+    capsys: pytest.CaptureFixture[str], no_calls: None
+) -> None:
+    code, out, err = run(capsys, "miner", "find", "--kind", "judgement-bond", "--limit", "3")
+    assert code == 2 and out == "" and "--yes" in err
+
+
+def test_miner_find_waits_and_lists_its_lawsuits(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys,
+        "miner",
+        "find",
+        "--kind",
+        "sentence-execution",
+        "--tribunal",
+        "TRT2",
+        "--limit",
+        "3",
+        "--yes",
+        "--wait",
+        "--json",
+    )
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["request"]["status"] == "completed" and answer["cost"] > 0
+    assert len(answer["lawsuits"]) == 3
+    assert {item["tribunal_id"] for item in answer["lawsuits"]} == {150610}
+    assert "credits debited" in err  # the human line goes to stderr with --json
+
+
+def test_miner_refusals_are_one_line_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "miner", "responses", "4242")
+    assert (code, out) == (1, "")
+    assert err.strip() == "lawsuit-tui: The Miner has no request with this number."
+    code, out, _err = run(capsys, "miner", "tribunals", "--json")
+    assert code == 0 and len(json.loads(out)) == 62
 
 
 def test_count_rules_before_any_call(capsys: pytest.CaptureFixture[str], no_calls: None) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import jsonschema_rs
+import jsonschema
 import pytest
 from pydantic import BaseModel
 
@@ -69,11 +69,12 @@ def _inline(node: Any) -> Any:
 
 def schema(name: str) -> Any:
     loaded = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return jsonschema_rs.validator_for(_inline(loaded))
+    inlined = _inline(loaded)
+    return jsonschema.validators.validator_for(inlined)(inlined)
 
 
 def conforms(name: str, instance: Any) -> None:
-    errors = [f"{e.instance_path}: {e.message}" for e in schema(name).iter_errors(instance)]
+    errors = [f"{e.json_path}: {e.message}" for e in schema(name).iter_errors(instance)]
     assert not errors, f"{name}: " + "; ".join(errors[:5])
 
 

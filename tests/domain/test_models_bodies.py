@@ -8,6 +8,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from lawsuit_tui.domain.bodies import (
+    CertificateBody,
     CountBody,
     CreateRequestBody,
     CredentialDeleteBody,
@@ -25,6 +26,7 @@ from lawsuit_tui.domain.bodies import (
     validation_messages,
 )
 from lawsuit_tui.domain.enums import CountKind, ResponseType
+from lawsuit_tui.domain.formatting import format_money
 from lawsuit_tui.i18n import set_language
 
 CNJ = "1001234-56.2023.8.26.0100"
@@ -255,33 +257,62 @@ def test_credentials_key_is_always_explicit() -> None:
     )
 
 
-def test_credentials_flat_items_and_certificates() -> None:
+def test_credentials_flat_items_and_the_two_factor_key() -> None:
+    """D67: the two-factor setup key is sent as ``custom_data.secret`` (never totp_secret)."""
     body = CredentialsRegistrationBody.model_validate(
         {
             "credentials": [
-                {"system_name": "TRF3 - PJE - 1º grau", "username": "u", "password": "p"},
+                {"system_name": "PJE TRF3 - 1º grau", "username": "u", "password": "p"},
                 {
                     "credential": {
-                        "system_name": "TJRJ - PJE",
-                        "certificate_pfx": "TUlJS0FB",
-                        "certificate_password": "segredo",
+                        "system_name": "PJE TJBA - 1º grau",
+                        "username": "u",
+                        "password": "p",
+                        "custom_data": {"secret": "jbsw y3dp ehpk 3pxp"},
                     }
                 },
             ]
         }
     )
     wire = body.to_wire()
-    assert wire["credentials"][0]["credential"]["system_name"] == "TRF3 - PJE - 1º grau"
-    assert wire["credentials"][1]["credential"]["certificate_pfx"] == "TUlJS0FB"
-    assert "TUlJS0FB" not in repr(body)
-    assert "segredo" not in repr(body)
+    assert wire["credentials"][0]["credential"]["system_name"] == "PJE TRF3 - 1º grau"
+    second = wire["credentials"][1]["credential"]
+    assert second["custom_data"] == {"secret": "jbsw y3dp ehpk 3pxp"}
+    assert "totp_secret" not in second
+    assert "jbsw" not in repr(body)
+
+
+def test_the_certificate_body_of_its_own_route() -> None:
+    """D67: file_base64 (one line), password, system_name and customer_key default to *."""
+    body = CertificateBody(file_base64="TUlJS0FB", password="segredo")
+    assert body.to_wire() == {
+        "file_base64": "TUlJS0FB",
+        "password": "segredo",
+        "system_name": "*",
+        "customer_key": "*",
+    }
+    assert "TUlJS0FB" not in repr(body) and "segredo" not in repr(body)
+    with_key = CertificateBody(
+        file_base64="TUlJ",
+        password="x",
+        system_name="ESAJ - TJSP - 1º grau",
+        custom_data={"secret": "JBSWY3DPEHPK3PXP"},
+    )
+    assert with_key.to_wire()["custom_data"] == {"secret": "JBSWY3DPEHPK3PXP"}
+    assert messages(CertificateBody, {"file_base64": "TUl\nJ", "password": "x"}) == [
+        "file_base64: the certificate must be Base64 on a single line"
+    ]
+    assert messages(
+        CertificateBody,
+        {"file_base64": "TUlJ", "password": "x", "custom_data": {"secret": "0O1I"}},
+    ) == ["the two-factor secret must be base32 (letters A-Z, digits 2-7)"]
 
 
 def test_two_factor_secrets_are_read_as_people_copy_them() -> None:
     item = CredentialItem(
-        system_name="TJGO", username="u", password="p", totp_secret="jbsw y3dp ehpk 3pxp"
+        system_name="TJGO", username="u", password="p", custom_data={"secret": "jbsw y3dp 3pxp"}
     )
-    assert item.totp_secret is not None
+    assert item.two_factor_secret is not None
 
 
 @pytest.mark.parametrize(
@@ -290,8 +321,7 @@ def test_two_factor_secrets_are_read_as_people_copy_them() -> None:
         ({"credentials": []}, "credentials: register at least one credential"),
         (
             {"credentials": [{"credential": {"system_name": "TJSP", "username": "u"}}]},
-            "credentials.0.credential: a credential needs a username and a password, "
-            "or an A1 certificate",
+            "credentials.0.credential: a credential needs a username and a password",
         ),
         (
             {
@@ -302,10 +332,6 @@ def test_two_factor_secrets_are_read_as_people_copy_them() -> None:
             "credentials.0.credential.system_name: system_name must not be empty",
         ),
         (
-            {"credentials": [{"credential": {"system_name": "TJRJ", "certificate_pfx": "TUlJ"}}]},
-            "credentials.0.credential: an A1 certificate needs its password",
-        ),
-        (
             {
                 "credentials": [
                     {
@@ -313,7 +339,7 @@ def test_two_factor_secrets_are_read_as_people_copy_them() -> None:
                             "system_name": "TJRJ",
                             "username": "u",
                             "password": "p",
-                            "totp_secret": "JBSW Y3DP 0HPK",
+                            "custom_data": {"secret": "JBSW Y3DP 0HPK"},
                         }
                     }
                 ]
@@ -374,7 +400,7 @@ def test_count_body_reports_every_problem_at_once() -> None:
         "unknown field: colour",
         "tribunals must be a list of integers",
         "amount_min and amount_max cannot be combined with amount_tier",
-        "amount_min (500000) must not be greater than amount_max (100000)",
+        "amount_min (R$ 500.000,00) must not be greater than amount_max (R$ 100.000,00)",
         "natures must be a list of values among: alimentary, common",
         "budget_years is only allowed for kind judgement-bond",
         "natures is only allowed for kind judgement-bond",
@@ -423,15 +449,16 @@ def test_count_body_single_rules(data: Any, expected: list[str]) -> None:
     assert CountBody.problems(data) == expected
 
 
-def test_count_limit_is_ours_and_never_sent() -> None:
-    # D37: the count route itself refuses a cap; the model holds and checks it.
+def test_responses_limit_is_the_finds_and_never_sent_to_a_count() -> None:
+    """D72: the cap is ``responses_limit``, part of the Miner's filter, sent only to a find."""
     assert CountBody.problems({"kind": "judgement-bond", "limit": 10}) == ["unknown field: limit"]
-    assert CountBody.problems({"kind": "judgement-bond", "limit": 10}, allow_limit=True) == []
-    body = CountBody.model_validate({"kind": "judgement-bond", "limit": 10})
-    assert body.limit == 10 and "limit" not in body.to_wire()
+    assert CountBody.problems({"kind": "judgement-bond", "responses_limit": 10}) == []
+    body = CountBody.model_validate({"kind": "judgement-bond", "responses_limit": 10})
+    assert "responses_limit" not in body.to_wire()
+    assert body.to_find_wire() == {"kind": "judgement-bond", "responses_limit": 10}
     for bad in (0, -3, True, 2.5):
-        assert CountBody.problems({"kind": "judgement-bond", "limit": bad}, allow_limit=True) == [
-            "limit must be a whole number of at least 1"
+        assert CountBody.problems({"kind": "judgement-bond", "responses_limit": bad}) == [
+            "responses_limit must be a whole number of at least 1"
         ]
 
 
@@ -476,7 +503,7 @@ def test_count_problems_are_total(data: Any, expected: list[str]) -> None:
 def test_count_amounts_compare_exactly_near_the_limit() -> None:
     big = int(1.7e308)
     assert CountBody.problems({"kind": "judgement-bond", "amount_min": big, "amount_max": 1.5}) == [
-        f"amount_min ({big}) must not be greater than amount_max (1.5)"
+        f"amount_min ({format_money(big)}) must not be greater than amount_max (R$ 1,50)"
     ]
 
 

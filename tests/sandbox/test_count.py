@@ -1,6 +1,7 @@
-"""The count service, ``POST /miner/requests/count`` (D36-D38): the strict body, every problem
-reported at once as ``{errors: [...]}``, the echo of the filter, totals that leave out what the
-key already retrieved, the integer request_id sequence, and auth."""
+"""The count service, ``POST /miner/requests/count`` (D72): the strict body, every problem
+reported at once as ``{errors: [...]}``, the Miner's tribunal ids, the echo of the filter,
+totals that leave out what the key already retrieved, 201 ``completed``, the integer
+request_id sequence, and auth."""
 
 from __future__ import annotations
 
@@ -23,12 +24,13 @@ NO_MINER_KEY = "KEY"
 URL = "/miner/requests/count"
 
 # (code, kind, tribunal) of the fake world's lawsuits.
+# Miner ids (D72): TJSP 10, TRF3 1, TRT2 150610.
 LAWSUITS = [
-    ("0000001-00.2020.8.26.0001", "judgement-bond", 826),
-    ("0000002-00.2020.8.26.0001", "judgement-bond", 826),
-    ("0000003-00.2020.8.26.0001", "sentence-execution", 826),
-    ("0000004-00.2020.4.03.0001", "judgement-bond", 403),
-    ("0000005-00.2020.5.02.0001", "sentence-execution", 502),
+    ("0000001-00.2020.8.26.0001", "judgement-bond", 10),
+    ("0000002-00.2020.8.26.0001", "judgement-bond", 10),
+    ("0000003-00.2020.8.26.0001", "sentence-execution", 10),
+    ("0000004-00.2020.4.03.0001", "judgement-bond", 1),
+    ("0000005-00.2020.5.02.0001", "sentence-execution", 150610),
 ]
 
 
@@ -94,16 +96,16 @@ async def test_accepted_body_echoes_the_filter_with_absent_fields_null(
 ) -> None:
     answer = await client.post(
         URL,
-        json={"kind": "judgement-bond", "tribunals": [826], "natures": ["alimentary"]},
+        json={"kind": "judgement-bond", "tribunals": [10], "natures": ["alimentary"]},
     )
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 201, answer.text  # D72, D82
     assert answer.json() == {
         "request_id": FIRST_REQUEST_ID,
         "total_lawsuits": 2,
-        "status": "pending",
+        "status": "completed",
         "filter": {
             "kind": "judgement-bond",
-            "tribunals": [826],
+            "tribunals": [10],
             "amount_min": None,
             "amount_max": None,
             "amount_tier": None,
@@ -112,14 +114,14 @@ async def test_accepted_body_echoes_the_filter_with_absent_fields_null(
             "tags": None,
         },
     }
-    assert world.calls[0][0]["tribunals"] == [826]
+    assert world.calls[0][0]["tribunals"] == [10]
 
 
 async def test_amounts_echo_as_sent(client: httpx.AsyncClient) -> None:
     answer = await client.post(
         URL, json={"kind": "sentence-execution", "amount_min": 1500, "amount_max": 2500.5}
     )
-    assert answer.status_code == 200
+    assert answer.status_code == 201
     echo = answer.json()["filter"]
     assert (echo["amount_min"], echo["amount_max"]) == (1500, 2500.5)
     assert isinstance(echo["amount_min"], int)
@@ -135,7 +137,7 @@ async def test_request_ids_are_an_integer_sequence_from_1001(
         answer = await client.post(URL, json={"kind": "judgement-bond"})
         ids.append(answer.json()["request_id"])
     assert ids == [1001, 1002, 1003]
-    records = sandbox_state(app).counts.records
+    records = list(sandbox_state(app).counts.records.values())
     assert [r.request_id for r in records] == ids
     assert all(API_KEY not in r.key for r in records)  # the key is kept as a label only
 
@@ -158,10 +160,10 @@ async def test_totals_leave_out_what_the_key_already_retrieved(
 
 
 async def test_count_is_not_rate_limited(client: httpx.AsyncClient) -> None:
-    # The app allows 2 calls a window on limited routes; the count route is not one (D25).
+    # The app allows 2 calls a window on limited routes; the count route is not one (D74).
     for _ in range(5):
         answer = await client.post(URL, json={"kind": "judgement-bond"})
-        assert answer.status_code == 200
+        assert answer.status_code == 201
         assert "x-ratelimit-remaining" not in answer.headers
 
 
@@ -175,7 +177,12 @@ async def test_count_is_not_rate_limited(client: httpx.AsyncClient) -> None:
         ({"kind": "other"}, "kind must be one of: judgement-bond, sentence-execution"),
         ({"kind": "judgement-bond", "colour": "red"}, "unknown field: colour"),
         ({"kind": "judgement-bond", "limit": 10}, "unknown field: limit"),
-        ({"kind": "judgement-bond", "tribunals": ["826"]}, "tribunals must be a list of integers"),
+        ({"kind": "judgement-bond", "tribunals": ["10"]}, "tribunals must be a list of integers"),
+        ({"kind": "judgement-bond", "tribunals": [826]}, "tribunals: unknown tribunal id 826"),
+        (
+            {"kind": "judgement-bond", "responses_limit": 0},
+            "responses_limit must be a whole number of at least 1",
+        ),
         ({"kind": "judgement-bond", "amount_min": "10"}, "amount_min must be a number"),
         (
             {"kind": "judgement-bond", "amount_min": 10, "amount_tier": "0-100k"},
@@ -183,7 +190,7 @@ async def test_count_is_not_rate_limited(client: httpx.AsyncClient) -> None:
         ),
         (
             {"kind": "judgement-bond", "amount_min": 10, "amount_max": 5},
-            "amount_min (10) must not be greater than amount_max (5)",
+            "amount_min (R$ 10,00) must not be greater than amount_max (R$ 5,00)",
         ),
         ({"kind": "judgement-bond", "amount_tier": "2M+"}, "amount_tier must be one of"),
         ({"kind": ["judgement-bond"]}, "kind must be one of"),
@@ -220,7 +227,7 @@ async def test_every_problem_is_reported_at_once(client: httpx.AsyncClient) -> N
         {
             "kind": "sentence-execution",
             "limit": 5,
-            "tribunals": "826",
+            "tribunals": "10",
             "amount_min": 10,
             "amount_max": 1,
             "natures": ["alimentary"],
@@ -231,7 +238,7 @@ async def test_every_problem_is_reported_at_once(client: httpx.AsyncClient) -> N
         "unknown field: limit",
         "unknown field: colour",
         "tribunals must be a list of integers",
-        "amount_min (10) must not be greater than amount_max (1)",
+        "amount_min (R$ 10,00) must not be greater than amount_max (R$ 1,00)",
         "natures is only allowed for kind judgement-bond",
     ]
 
@@ -273,6 +280,8 @@ def test_count_problems_without_foreign_keys_are_count_bodys() -> None:
         "tags is only allowed for kind sentence-execution",
     ]
     assert count_problems({"kind": "judgement-bond", "budget_years": [2023]}) == []
+    # The cap belongs to the filter (miner.yaml) and means nothing to a count: accepted.
+    assert count_problems({"kind": "judgement-bond", "responses_limit": 5}) == []
 
 
 # -- auth ------------------------------------------------------------------------------------
@@ -310,9 +319,10 @@ async def test_openapi_documents_the_count_route(client: httpx.AsyncClient) -> N
     assert body["additionalProperties"] is False
     assert body["required"] == ["kind"]
     assert "limit" not in body["properties"]
+    assert body["properties"]["responses_limit"]["minimum"] == 1
     errors = post["responses"]["400"]["content"]["application/json"]["schema"]
     assert errors["$ref"].endswith("/CountErrorList")
-    ok = post["responses"]["200"]["content"]["application/json"]["schema"]
+    ok = post["responses"]["201"]["content"]["application/json"]["schema"]
     assert ok["$ref"].endswith("/CountRequest")
     assert {"401", "403"} <= set(post["responses"])
 
@@ -325,7 +335,7 @@ async def test_counts_over_the_generated_world_exclude_retrieved_lawsuits() -> N
 
     world = World.shared(7)
     app = create_app(api_keys=[API_KEY], clock=SandboxClock.frozen(), world=world)
-    body = {"kind": "judgement-bond", "tribunals": [826]}
+    body = {"kind": "judgement-bond", "tribunals": [10]}
     matching = world.miner_matches(dict(body), set())
     assert len(matching) >= 2  # the world has judgement bonds at TJSP to count
     async with httpx.AsyncClient(

@@ -1,5 +1,6 @@
 """The sandbox's credential vault: the spec's state table, wildcard resolution, listing rules
-(D33), sibling systems (D31), both item shapes (D32), deletion (D34) and secrets never shown.
+(D33), sibling systems (D83), both item shapes (D32), two-factor keys and certificates (D67),
+deletion (D34, D83) and secrets never kept.
 
 The first part tests :class:`lawsuit_tui.sandbox.vault.Vault` directly; the second goes through
 the HTTP routes of ``/vault/credentials``.
@@ -8,7 +9,6 @@ the HTTP routes of ``/vault/credentials``.
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -21,18 +21,19 @@ from lawsuit_tui.sandbox.vault import (
     MAX_CREDENTIALS_PER_CALL,
     CredentialNotFoundError,
     Vault,
+    VaultRefusal,
     VaultValidationError,
 )
+from tests.support.certificates import HOLDER_CN, PFX_PASSWORD, pfx_base64
 
-ESAJ_1 = "TJSP - ESAJ - 1º grau"
-ESAJ_2 = "TJSP - ESAJ - 2º grau"
-PJE_TRT2 = "TRT2 - PJe - 1º grau"
-EPROC = "TRF4 - eproc - 1º grau"
+ESAJ_1 = "ESAJ - TJSP - 1º grau"
+ESAJ_2 = "ESAJ - TJSP - 2º grau"
+PJE_TRT2 = "PJE TRT2 - 1º grau"
+EPROC = "EPROC - TRF4 - 2º grau"
 
 PASSWORD = "s3cr3t-P4ss!"
 TOTP = "JBSWY3DPEHPK3PXP"
-PFX = "MIIKYQIBAzCCCh8GCSqGSIb3DQEHAaCCChAEggoMMIIKCDCCBL8GCSqGSIb3DQEHBqCCBLAwggSs"
-PFX_PASSWORD = "pfx-pw-9876"
+PFX = pfx_base64()
 SECRETS = (PASSWORD, TOTP, PFX, PFX_PASSWORD)
 
 
@@ -264,10 +265,8 @@ def test_listing_dict_is_the_wire_body(vault: Vault) -> None:
 
 def test_delete_removes_exactly_that_credential(vault: Vault) -> None:
     vault.register([wrapped(ESAJ_1, "acme")])
-    entries = vault.delete(ESAJ_1, "acme")
-    assert [e.as_dict() for e in entries] == [
-        {"system_name": ESAJ_1, "customer_key": "acme", "message": "CREDENTIAL_DELETED"}
-    ]
+    vault.delete(ESAJ_1, "acme")
+    assert vault.own_status(ESAJ_1, "acme") == "not exists"
     assert vault.status(ESAJ_1, "acme") == "not exists"
     assert vault.status(ESAJ_2, "acme") == "active"  # the sibling stays
 
@@ -279,7 +278,8 @@ def test_delete_of_a_missing_credential_raises_not_found(vault: Vault) -> None:
 
 def test_delete_with_absent_key_uses_the_default_key(vault: Vault) -> None:
     vault.register([cred(EPROC)])
-    assert vault.delete(EPROC)[0].customer_key == "*"
+    vault.delete(EPROC)
+    assert vault.own_status(EPROC, "*") == "not exists"
     assert vault.status(EPROC, "*") == "not exists"
 
 
@@ -304,19 +304,45 @@ def test_both_item_shapes_are_accepted_in_one_call(vault: Vault) -> None:
     assert [e.system_name for e in entries] == [EPROC, PJE_TRT2]
 
 
-def test_other_credential_kinds_are_accepted(vault: Vault) -> None:
-    vault.register(
-        [
-            cred(EPROC, "acme", totp_secret="jbsw y3dp ehpk 3pxp"),
-            {
-                "system_name": PJE_TRT2,
-                "customer_key": "acme",
-                "certificate_pfx": PFX,
-                "certificate_password": PFX_PASSWORD,
-            },
-        ]
-    )
-    assert vault.status(EPROC, "acme") == vault.status(PJE_TRT2, "acme") == "active"
+def test_a_two_factor_key_goes_in_custom_data_secret(vault: Vault) -> None:
+    """D67: the documented place; the sandbox does not check it is base32."""
+    vault.register([cred(EPROC, "acme", custom_data={"secret": "jbsw y3dp ehpk 3pxp"})])
+    assert vault.status(EPROC, "acme") == "active"
+    record = next(iter(vault._records.values()))
+    assert record.two_factor and record.kind == "login"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"custom_data": {"secret": TOTP, "file_base64": PFX}},
+        {"custom_data": {"certificate": "x"}},
+        {"certificate_pfx": PFX, "certificate_password": PFX_PASSWORD},
+        {"file_base64": PFX},
+        {"options": {"pfx_password": "x"}},
+    ],
+)
+def test_certificate_fields_are_refused_on_the_login_route(
+    vault: Vault, extra: dict[str, Any]
+) -> None:
+    """D67: CERTIFICATE_FIELDS_NOT_ALLOWED, and nothing is registered."""
+    with pytest.raises(VaultRefusal) as caught:
+        vault.register([cred(EPROC, "acme"), wrapped(PJE_TRT2, "acme", **extra)])
+    assert (caught.value.status, caught.value.code) == (400, "CERTIFICATE_FIELDS_NOT_ALLOWED")
+    assert "credentials[1].credential." in caught.value.why
+    assert vault.status(EPROC, "acme") == "not exists"
+
+
+def test_empty_username_and_password_remove_the_credential(vault: Vault) -> None:
+    """vault.json: "Send empty username/password to remove a credential"."""
+    vault.register([cred(ESAJ_1, "acme")])
+    entries = vault.register([cred(ESAJ_1, "acme", username="", password="")])
+    assert [(e.system_name, e.message) for e in entries] == [
+        (ESAJ_1, "CREDENTIAL_DELETED"),
+        (ESAJ_2, "CREDENTIAL_DELETED"),
+    ]
+    assert vault.own_status(ESAJ_1, "acme") == "not exists"
+    assert vault.register([cred(ESAJ_1, "acme", username="", password="")]) == []
 
 
 def test_unknown_system_names_every_bad_item_at_once(vault: Vault) -> None:
@@ -337,8 +363,9 @@ def test_every_failed_rule_of_an_item_is_reported(vault: Vault) -> None:
         vault.register(
             [
                 {"customer_key": 5, "username": ["x"]},
-                {"system_name": EPROC, "certificate_pfx": "not base64!"},
-                cred(EPROC, totp_secret="not-base32-1"),
+                {"system_name": EPROC, "username": "ana"},
+                cred(EPROC, custom_data={"secret": 12}),
+                cred(EPROC, custom_data="x"),
                 "a string",
             ]
         )
@@ -348,10 +375,10 @@ def test_every_failed_rule_of_an_item_is_reported(vault: Vault) -> None:
         ("credentials[0].customer_key", "type"),
         ("credentials[0].username", "type"),
         ("credentials[0].password", "required"),
-        ("credentials[1].certificate_pfx", "base64"),
-        ("credentials[1].certificate_password", "required"),
-        ("credentials[2].totp_secret", "base32"),
-        ("credentials[3]", "type"),
+        ("credentials[1].password", "required"),
+        ("credentials[2].custom_data.secret", "type"),
+        ("credentials[3].custom_data", "type"),
+        ("credentials[4]", "type"),
     }
 
 
@@ -381,17 +408,14 @@ def test_limits_on_the_number_of_items(vault: Vault) -> None:
 
 def all_secrets_vault() -> Vault:
     vault = Vault(SYSTEMS, SandboxClock.frozen())
-    vault.register(
-        [
-            cred(EPROC, "acme", totp_secret=TOTP),
-            wrapped("*", "acme"),
-            {
-                "system_name": ESAJ_1,
-                "customer_key": "acme",
-                "certificate_pfx": PFX,
-                "certificate_password": PFX_PASSWORD,
-            },
-        ]
+    vault.register([cred(EPROC, "acme", custom_data={"secret": TOTP}), wrapped("*", "acme")])
+    vault.register_certificate(
+        {
+            "system_name": ESAJ_1,
+            "customer_key": "acme",
+            "file_base64": PFX,
+            "password": PFX_PASSWORD,
+        }
     )
     vault.mark_login_failed(EPROC, "acme")
     return vault
@@ -411,6 +435,7 @@ def test_secrets_never_appear_in_anything_the_vault_returns_or_shows() -> None:
         repr(vault.resolve(EPROC, "acme")),
         repr(vault.register([cred(PJE_TRT2, "acme")])),
         repr(vault.delete(PJE_TRT2, "acme")),
+        repr(vault._records),
     ]
     text = "\n".join(shown)
     for secret in SECRETS:
@@ -420,15 +445,23 @@ def test_secrets_never_appear_in_anything_the_vault_returns_or_shows() -> None:
 
 def test_validation_messages_do_not_echo_secrets(vault: Vault) -> None:
     with pytest.raises(VaultValidationError) as caught:
-        vault.register([cred("nope", password=PASSWORD, totp_secret=PASSWORD)])
+        vault.register([cred("nope", password=PASSWORD, custom_data={"secret": 5})])
     text = str(caught.value) + repr([p.as_dict() for p in caught.value.problems])
     assert PASSWORD not in text
 
 
-def test_the_vault_cannot_be_pickled_with_its_secrets() -> None:
+def test_the_vault_keeps_no_secret_at_all() -> None:
+    """A persisted sandbox saves the records as they are: no password, key or file in them."""
     vault = all_secrets_vault()
-    with pytest.raises(TypeError):
-        pickle.dumps(vault)
+    kept = json.dumps(
+        [
+            vars(r) if hasattr(r, "__dict__") else {k: str(getattr(r, k)) for k in r.__slots__}
+            for r in vault._records.values()
+        ]
+    )
+    for secret in SECRETS:
+        assert secret not in kept
+    assert HOLDER_CN in kept
 
 
 def test_counts_for_stats(vault: Vault) -> None:
@@ -579,9 +612,7 @@ async def test_route_delete(client: httpx.AsyncClient) -> None:
         "DELETE", "/vault/credentials", json={"system_name": ESAJ_2, "customer_key": "acme"}
     )
     assert answer.status_code == 200
-    assert answer.json() == [
-        {"system_name": ESAJ_2, "customer_key": "acme", "message": "CREDENTIAL_DELETED"}
-    ]
+    assert answer.json() == {}  # D83: "the response will be an empty object"
     assert await listing(client, "acme") == [["*", "", "not exists"], [ESAJ_1, "acme", "active"]]
     missing = await client.request(
         "DELETE", "/vault/credentials", json={"system_name": ESAJ_2, "customer_key": "acme"}
@@ -593,7 +624,7 @@ async def test_route_delete(client: httpx.AsyncClient) -> None:
     await register(client, cred(EPROC))
     by_query = await client.delete("/vault/credentials", params={"system_name": EPROC})
     assert by_query.status_code == 200
-    assert by_query.json()[0]["customer_key"] == "*"
+    assert (await listing(client))[4] == [EPROC, "*", "not exists"]
 
 
 async def test_route_delete_bad_input_is_400(client: httpx.AsyncClient) -> None:
@@ -650,12 +681,13 @@ async def test_route_answers_and_stats_never_carry_secrets(client: httpx.AsyncCl
         (
             await register(
                 client,
-                cred(EPROC, "acme", totp_secret=TOTP),
-                {
-                    "system_name": ESAJ_1,
-                    "certificate_pfx": PFX,
-                    "certificate_password": PFX_PASSWORD,
-                },
+                cred(EPROC, "acme", custom_data={"secret": TOTP}),
+            )
+        ).text,
+        (
+            await client.post(
+                "/vault/credentials/certificate",
+                json={"system_name": ESAJ_1, "file_base64": PFX, "password": PFX_PASSWORD},
             )
         ).text,
         (await register(client, cred("nope", "acme"))).text,

@@ -44,15 +44,17 @@ def test_kinds_are_disjoint_and_unknown_kinds_match_nothing(world: World) -> Non
     assert world.count({"kind": "something"}, set()) == 0
 
 
-def test_tribunals_are_j_and_tr_as_one_number(world: World) -> None:
+def test_tribunals_are_the_miners_own_ids(world: World) -> None:
+    """D72: TJSP is 10 and TRF3 is 1 (the Miner's courts page), not CNJ digits."""
     total = world.count({"kind": "judgement-bond"}, set())
-    tjsp = world.count({"kind": "judgement-bond", "tribunals": [826]}, set())
-    trf3 = world.count({"kind": "judgement-bond", "tribunals": [403]}, set())
-    both = world.count({"kind": "judgement-bond", "tribunals": [826, 403]}, set())
+    tjsp = world.count({"kind": "judgement-bond", "tribunals": [10]}, set())
+    trf3 = world.count({"kind": "judgement-bond", "tribunals": [1]}, set())
+    both = world.count({"kind": "judgement-bond", "tribunals": [10, 1]}, set())
     assert 0 < tjsp < total and 0 < trf3 < total
     assert both == tjsp + trf3
-    for code in world.miner_matches({"kind": "judgement-bond", "tribunals": [826]}, set()):
+    for code in world.miner_matches({"kind": "judgement-bond", "tribunals": [10]}, set()):
         assert ".8.26." in code
+    assert world.count({"kind": "judgement-bond", "tribunals": [826]}, set()) == 0
     assert world.count({"kind": "judgement-bond", "tribunals": []}, set()) == total
 
 

@@ -249,8 +249,11 @@ async def test_vault_status_register_delete_and_no_secret_kept(
     assert results[0].message == "CREDENTIAL_CREATED"
     keyed = await ctx.vault.status("k1")
     assert names[0] in {r.name for r in keyed}
-    deleted = await ctx.vault.delete(names[0], "k1")
-    assert deleted[0].message == "CREDENTIAL_DELETED"
+    # what was registered is remembered (kind and user, never the password)
+    remembered = ctx.vault.registered(names[0], "k1")
+    assert remembered is not None and (remembered.kind, remembered.username) == ("login", "me")
+    assert await ctx.vault.delete(names[0], "k1") == []  # D83: an empty object
+    assert ctx.vault.registered(names[0], "k1") is None
     for path in rig.settings.cache_dir.rglob("*"):
         if path.is_file():
             assert b"pw-123456" not in path.read_bytes()

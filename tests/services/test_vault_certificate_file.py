@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import base64
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import SecretStr
 
 from lawsuit_tui.domain.bodies import is_base32_secret as _is_base32
 from lawsuit_tui.services.vault import (
     MAX_CERTIFICATE_BYTES,
     CertificateFileError,
+    check_certificate,
     normalize_totp_secret,
     read_certificate,
     suggest_certificate_path,
 )
+from tests.support.certificates import HOLDER_CN, PFX_PASSWORD, make_pfx
 
 PFX = b"\x30\x82\x01\x00" + bytes(range(256))
 
@@ -66,17 +70,15 @@ def test_two_factor_secret_agrees_with_the_sandbox(typed: str) -> None:
         assert _is_base32(secret) and _is_base32(typed)
 
 
-def test_certificate_is_read_and_base64_encoded(tmp_path: Path) -> None:
+def test_certificate_is_read(tmp_path: Path) -> None:
     for name in ("a1.pfx", "a1.P12", "Escritório Silva.PFX"):
         path = tmp_path / name
         path.write_bytes(PFX)
-        secret = read_certificate(str(path))
-        assert base64.b64decode(secret.get_secret_value()) == PFX
-        assert "\\x30" not in repr(secret) and secret.get_secret_value() not in repr(secret)
-    # the largest file allowed is just inside the sandbox's limit on certificate_pfx
+        assert read_certificate(str(path)) == PFX
+    # the largest file the vault takes (D67: 64 KB)
     largest = tmp_path / "largest.pfx"
     largest.write_bytes(b"\x30" + bytes(MAX_CERTIFICATE_BYTES - 1))
-    assert len(read_certificate(largest).get_secret_value()) <= 512 * 1024
+    assert len(read_certificate(largest)) == 64 * 1024
 
 
 def test_certificate_path_with_tilde_and_spaces_around(
@@ -84,8 +86,33 @@ def test_certificate_path_with_tilde_and_spaces_around(
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "a1.pfx").write_bytes(PFX)
-    secret = read_certificate(f"  ~{os.sep}a1.pfx ")
-    assert base64.b64decode(secret.get_secret_value()) == PFX
+    assert read_certificate(f"  ~{os.sep}a1.pfx ") == PFX
+
+
+def test_a_certificate_is_checked_as_the_vault_will(tmp_path: Path) -> None:
+    """D67 locally: the password opens it, it has its key, it is valid now; each fault is
+    a sentence for its field; a sound one comes back Base64 on one line, as a secret."""
+    now = datetime(2026, 11, 20, tzinfo=UTC)
+    good = tmp_path / "a1.pfx"
+    good.write_bytes(make_pfx())
+    checked = check_certificate(good, SecretStr(PFX_PASSWORD), now=now)
+    assert checked.info.subject_cn == HOLDER_CN
+    assert base64.b64decode(checked.file_base64.get_secret_value()) == good.read_bytes()
+    assert checked.file_base64.get_secret_value() not in repr(checked)
+    cases = [
+        (good, "wrong", "password", "Wrong password"),
+        (tmp_path / "old.pfx", PFX_PASSWORD, "file", "expired on 19/11/2026"),
+        (tmp_path / "nokey.pfx", PFX_PASSWORD, "file", "no private key"),
+        (tmp_path / "fake.pfx", PFX_PASSWORD, "file", "not an A1 certificate"),
+    ]
+    (tmp_path / "old.pfx").write_bytes(make_pfx(not_after=datetime(2026, 11, 19, 15, tzinfo=UTC)))
+    (tmp_path / "nokey.pfx").write_bytes(make_pfx(with_key=False))
+    (tmp_path / "fake.pfx").write_bytes(PFX)
+    for path, password, field, told in cases:
+        with pytest.raises(CertificateFileError) as caught:
+            check_certificate(path, SecretStr(password), now=now)
+        assert caught.value.field == field
+        assert told in str(caught.value), (path.name, str(caught.value))
 
 
 def test_certificate_file_problems(tmp_path: Path) -> None:
@@ -101,7 +128,7 @@ def test_certificate_file_problems(tmp_path: Path) -> None:
         str(tmp_path / "folder.pfx"): "folder.pfx is a folder",
         str(tmp_path / "empty.pfx"): "empty.pfx is empty",
         str(tmp_path / "pem.pfx"): "not an A1 certificate (PKCS#12)",
-        str(tmp_path / "big.p12"): "big.p12 has 385 KB; an A1 certificate file has at most 384 KB",
+        str(tmp_path / "big.p12"): "big.p12 has 65 KB; an A1 certificate file has at most 64 KB",
     }
     for path, told in cases.items():
         with pytest.raises(CertificateFileError) as caught:

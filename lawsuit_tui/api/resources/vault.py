@@ -1,4 +1,4 @@
-"""The vault: the court logins the service keeps on the customer's behalf."""
+"""The vault: the court logins and certificates the service keeps on the customer's behalf."""
 
 from __future__ import annotations
 
@@ -6,8 +6,13 @@ import httpx
 import orjson
 
 from lawsuit_tui.api.resources.base import RouteCaller, wire_of
-from lawsuit_tui.domain.bodies import CredentialDeleteBody, CredentialsRegistrationBody
+from lawsuit_tui.domain.bodies import (
+    CertificateBody,
+    CredentialDeleteBody,
+    CredentialsRegistrationBody,
+)
 from lawsuit_tui.domain.vault import (
+    CertificateRegistrationResult,
     CredentialRegistrationResult,
     VaultListing,
     parse_registration_results,
@@ -33,12 +38,28 @@ class VaultRoutes(RouteCaller):
 
         return await self._call("register_credentials", parse, body=wire_of(body))
 
+    async def register_certificate(self, body: CertificateBody) -> CertificateRegistrationResult:
+        """POST {vault_url}/credentials/certificate (D67): the holder and expiry read by the
+        vault; ``system_name`` filled with the one sent (the answer does not carry it)."""
+
+        def parse(response: httpx.Response) -> CertificateRegistrationResult:
+            result = CertificateRegistrationResult.model_validate_json(response.content)
+            if result.system_name is None:
+                result.system_name = body.system_name
+            return result
+
+        return await self._call("register_certificate", parse, body=wire_of(body))
+
     async def delete_credential(
         self, body: CredentialDeleteBody
     ) -> list[CredentialRegistrationResult]:
-        """DELETE {vault_url}/credentials with ``{system_name, customer_key}`` (D34)."""
+        """DELETE {vault_url}/credentials with ``{system_name, customer_key}``. The service
+        answers an empty object (D83); an older answer's entries are read too."""
 
         def parse(response: httpx.Response) -> list[CredentialRegistrationResult]:
-            return parse_registration_results(orjson.loads(response.content))
+            data = orjson.loads(response.content) if response.content.strip() else {}
+            if isinstance(data, dict) and not data:
+                return []
+            return parse_registration_results(data)
 
         return await self._call("delete_credential", parse, body=wire_of(body))

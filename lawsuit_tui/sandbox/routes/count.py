@@ -1,13 +1,14 @@
 """``POST {miner_url}/requests/count``: count lawsuits for prospecting, free and synchronous.
 
-The body is strict: every problem (unknown keys, wrong types, the cross-field rules) comes
-back at once as ``400 {errors: [...]}`` (D9, D38). The rules are those of
-:meth:`lawsuit_tui.domain.bodies.CountBody.problems`, with one difference: the cap on lawsuits
-included applies to a find request only, so here ``limit`` is an unknown key (D37).
+The body is the Miner's strict filter (miner.yaml ``RequestLawsuitsFiltersBody``): every
+problem (unknown keys, wrong types, the cross-field rules, tribunal ids the Miner does not
+have) comes back at once as ``400 {errors: [...]}`` (D64, D72). The rules are those of
+:meth:`lawsuit_tui.domain.bodies.CountBody.problems`; ``responses_limit`` is part of the
+filter and means nothing to a count (concepts page), so it is accepted and ignored.
 
 A valid body records a count request (``request_id`` an integer sequence from 1001, status
-``pending``) and answers the number of matching lawsuits of the world, leaving out the ones
-this API key already retrieved. Not rate-limited (D25).
+``completed``) and answers **201** with the number of matching lawsuits of the world, leaving
+out the ones this API key already retrieved (D72, D82). Not rate-limited (D74).
 """
 
 from __future__ import annotations
@@ -24,8 +25,16 @@ from lawsuit_tui.sandbox.errors import CountErrors
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import error_responses
+from lawsuit_tui.sandbox.world.miner import unknown_tribunals
 
-__all__ = ["ECHO_FIELDS", "count_problems", "router"]
+__all__ = [
+    "COUNT_BODY_SCHEMA",
+    "ECHO_FIELDS",
+    "CountErrorList",
+    "count_problems",
+    "read_filter",
+    "router",
+]
 
 # The filter echoed in the answer, in this order; absent fields are null (D38). The spec's echo
 # lists every field but amount_tier; a tier is what was applied when sent, so it is echoed too.
@@ -42,12 +51,18 @@ ECHO_FIELDS = (
 
 
 def count_problems(data: object) -> list[str]:
-    """Every problem of a count body (D38), empty when it is valid.
+    """Every problem of a Miner filter (D72), empty when it is valid.
 
     The rules live once, in the client's model; the service answers in English whatever the
-    UI language (``translate=str``), and D37's ``limit`` is an unknown key here.
+    UI language (``translate=str``). The tribunal ids are checked against the Miner's table.
     """
-    return CountBody.problems(data, translate=str)
+    problems = CountBody.problems(data, translate=str)
+    tribunals = data.get("tribunals") if isinstance(data, dict) else None
+    if isinstance(tribunals, list) and not any(p.startswith("tribunals") for p in problems):
+        problems.extend(
+            f"tribunals: unknown tribunal id {value}" for value in unknown_tribunals(tribunals)
+        )
+    return problems
 
 
 # -- documented shapes -----------------------------------------------------------------------
@@ -67,7 +82,7 @@ class CountFilter(BaseModel):
 class CountRequest(BaseModel):
     request_id: int
     total_lawsuits: int
-    status: Literal["pending"]
+    status: Literal["completed"]
     filter: CountFilter
 
 
@@ -84,13 +99,13 @@ def _enum_array(*values: str) -> dict[str, Any]:
     return {"type": "array", "items": {"type": "string", "enum": list(values)}}
 
 
-_COUNT_BODY_SCHEMA: dict[str, Any] = {
+COUNT_BODY_SCHEMA: dict[str, Any] = {
     "title": "CountBody",
     "type": "object",
     "additionalProperties": False,
     "properties": {
         "kind": {"type": "string", "enum": ["judgement-bond", "sentence-execution"]},
-        "tribunals": {**_INT_ARRAY, "description": "J and TR digits of the CNJ (D36): TJSP 826"},
+        "tribunals": {**_INT_ARRAY, "description": "Miner court ids (GET /tribunals; D72)"},
         "amount_min": {"type": "number", "description": "not with amount_tier; <= amount_max"},
         "amount_max": {"type": "number", "description": "not with amount_tier"},
         "amount_tier": {
@@ -105,6 +120,11 @@ _COUNT_BODY_SCHEMA: dict[str, Any] = {
             ),
             "description": "sentence-execution only",
         },
+        "responses_limit": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "find requests only; no effect on a count",
+        },
     },
     "required": ["kind"],
 }
@@ -112,7 +132,17 @@ _COUNT_BODY_SCHEMA: dict[str, Any] = {
 router = APIRouter(prefix="/miner", tags=["count"])
 
 
-async def _read_body(request: Request) -> Any:
+async def read_filter(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The body of a count or find and the filter it applies (``ECHO_FIELDS``, absent ones
+    null); ``400 {errors: [...]}`` naming every problem otherwise."""
+    body = await read_body(request)
+    problems = count_problems(body)
+    if problems:
+        raise CountErrors(problems)
+    return body, {name: body.get(name) for name in ECHO_FIELDS}
+
+
+async def read_body(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
         raise CountErrors(["a JSON body is required"])
@@ -127,9 +157,10 @@ async def _read_body(request: Request) -> Any:
     summary="Count lawsuits matching a filter",
     description=(
         "Free and synchronous. Counts the lawsuits matching the filter, leaving out those "
-        "this API key already retrieved, and records a count request (status pending). "
+        "this API key already retrieved, and records a count request (status completed). "
         "The body is strict; a 400 lists every problem at once."
     ),
+    status_code=201,
     response_model=CountRequest,
     responses={
         **error_responses(401, 403, 413, 500, 502, 503, 504),
@@ -138,19 +169,18 @@ async def _read_body(request: Request) -> Any:
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {"application/json": {"schema": _COUNT_BODY_SCHEMA}},
+            "content": {"application/json": {"schema": COUNT_BODY_SCHEMA}},
         }
     },
 )
 async def count_lawsuits(
     request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))], state: State
 ) -> dict[str, Any]:
-    body = await _read_body(request)
-    problems = count_problems(body)
-    if problems:
-        raise CountErrors(problems)
-    flt = {name: body.get(name) for name in ECHO_FIELDS}
-    total = state.world.count(flt, exclude=state.retrieved.get(key.key, set()))
+    _body, flt = await read_filter(request)
+    world = await state.world_ready()
+    total = await state.run_world(
+        lambda: world.count(flt, exclude=state.retrieved.get(key.key, set()))
+    )
     entry = state.counts.record(key.key, flt, total, state.clock.now())
     return {
         "request_id": entry.request_id,

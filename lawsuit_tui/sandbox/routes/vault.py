@@ -1,9 +1,12 @@
-"""``{vault_url}/credentials``: register, list and delete court-system credentials.
+"""``{vault_url}/credentials``: register, list and delete court-system credentials, and
+``/credentials/certificate``: register an A1 certificate (D67).
 
 The rules live in :class:`lawsuit_tui.sandbox.vault.Vault`; this module reads the HTTP body,
-maps the vault's errors onto the transport shape (D9) and documents the routes. Bodies are read
-here rather than by FastAPI so that every failed rule of every item, unknown system names
-included, comes back in one 400 (D9, D32, D46). Not rate-limited (D25).
+maps the vault's errors onto the transport shape (D64) and documents the routes. Bodies are
+read here rather than by FastAPI so that every failed rule of every item, unknown system names
+included, comes back in one 400 (D32, D46). The vault's own codes (``PFX_*``,
+``CERTIFICATE_FIELDS_NOT_ALLOWED``, the 409s of D67) are the error's ``name``. Not
+rate-limited (D74).
 """
 
 from __future__ import annotations
@@ -14,12 +17,17 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
 from lawsuit_tui.sandbox.auth import require_key
+from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import COMMON_ERRORS, error_responses
-from lawsuit_tui.sandbox.vault import CredentialNotFoundError, VaultValidationError
+from lawsuit_tui.sandbox.vault import (
+    CredentialNotFoundError,
+    VaultRefusal,
+    VaultValidationError,
+)
 
 __all__ = ["router"]
 
@@ -28,11 +36,22 @@ __all__ = ["router"]
 
 
 class CredentialChange(BaseModel):
-    """One entry of the registration or deletion answer."""
+    """One entry of the registration answer (CREDENTIAL_DELETED: removed by empty username
+    and password)."""
 
     system_name: str
     customer_key: str
     message: Literal["CREDENTIAL_CREATED", "CREDENTIAL_UPDATED", "CREDENTIAL_DELETED"]
+
+
+class CertificateRegistered(BaseModel):
+    """The answer of ``POST /credentials/certificate`` (vault.json)."""
+
+    message: Literal["CERTIFICATE_CREATED", "CERTIFICATE_UPDATED"]
+    customer_key: str
+    subject_cn: str
+    not_after: str
+    uploaded_at: str
 
 
 class SystemCredentialStatus(BaseModel):
@@ -48,7 +67,19 @@ class VaultListing(BaseModel):
 _STRING = {"type": "string"}
 _NULLABLE_STRING = {"type": ["string", "null"]}
 
-# A credential item as read by Vault (D32). Written out rather than generated so that the
+_SECRET_KEY = {
+    "type": "object",
+    "properties": {
+        "secret": {
+            **_NULLABLE_STRING,
+            "writeOnly": True,
+            "description": "the two-factor setup key (base32), never the 6-digit code",
+        }
+    },
+    "additionalProperties": False,
+}
+
+# A credential item as read by Vault (D32, D67). Written out rather than generated so that the
 # document has no references to components it does not define.
 _CREDENTIAL_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -65,19 +96,26 @@ _CREDENTIAL_SCHEMA: dict[str, Any] = {
         },
         "username": {**_NULLABLE_STRING, "maxLength": 4096},
         "password": {**_NULLABLE_STRING, "writeOnly": True, "maxLength": 4096},
-        "totp_secret": {
-            **_NULLABLE_STRING,
-            "writeOnly": True,
-            "description": "two-factor secret, base32",
-        },
-        "certificate_pfx": {
-            **_NULLABLE_STRING,
-            "writeOnly": True,
-            "description": "A1 certificate, base64",
-        },
-        "certificate_password": {**_NULLABLE_STRING, "writeOnly": True, "maxLength": 4096},
+        "custom_data": _SECRET_KEY,
     },
     "required": ["system_name"],
+}
+
+_CERTIFICATE_SCHEMA: dict[str, Any] = {
+    "title": "CertificateRegistration",
+    "type": "object",
+    "properties": {
+        "file_base64": {
+            **_STRING,
+            "writeOnly": True,
+            "description": "the .pfx/.p12 file as Base64 on a single line, at most 64 KB",
+        },
+        "password": {**_STRING, "writeOnly": True, "description": "the file's password"},
+        "system_name": {**_STRING, "description": "default * (the wildcard)"},
+        "customer_key": {**_STRING, "description": "default *"},
+        "custom_data": _SECRET_KEY,
+    },
+    "required": ["file_base64", "password"],
 }
 
 _REGISTRATION_SCHEMA: dict[str, Any] = {
@@ -146,6 +184,25 @@ def _bad_request(exc: VaultValidationError) -> ServiceError:
     return ServiceError.bad_request([problem.as_dict() for problem in exc.problems])
 
 
+class _ConflictError(ServiceError):
+    """A 409 of D67, whose ``data`` is an object naming the system and the key."""
+
+    def __init__(self, name: str, data: dict[str, str]) -> None:
+        super().__init__(409, name=name)
+        self.conflict = data
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"name": self.name, "message": self.message, "data": self.conflict}}
+
+
+def _refused(exc: VaultRefusal) -> ServiceError:
+    """The vault's own code as the error's ``name`` (D67)."""
+    if exc.status == 409 and exc.conflict is not None:
+        return _ConflictError(exc.code, exc.conflict)
+    item = {"field": exc.code, "rule": exc.code, "message": exc.why}
+    return ServiceError(exc.status, [item], name=exc.code)
+
+
 # -- routes ----------------------------------------------------------------------------------
 
 
@@ -176,7 +233,38 @@ async def register_credentials(
         entries = state.vault.register(items)
     except VaultValidationError as exc:
         raise _bad_request(exc) from None
+    except VaultRefusal as exc:
+        raise _refused(exc) from None
     return [entry.as_dict() for entry in entries]
+
+
+@router.post(
+    "/credentials/certificate",
+    summary="Register or update an A1 certificate",
+    description=(
+        "The only route that takes a certificate: a PKCS#12 file (at most 64 KB) as Base64 "
+        "on one line and its password, checked as D67 says; the two-factor setup key goes "
+        "in custom_data.secret. Answers the holder (subject_cn) and the expiry (not_after)."
+    ),
+    response_model=CertificateRegistered,
+    responses={**_ERRORS, **error_responses(409)},
+    openapi_extra=_json_body(_CERTIFICATE_SCHEMA),
+)
+async def register_certificate(request: Request, key: VaultKey, state: State) -> dict[str, str]:
+    body = await _read_json(request)
+    try:
+        message, info, customer_key = state.vault.register_certificate(body)
+    except VaultValidationError as exc:
+        raise _bad_request(exc) from None
+    except VaultRefusal as exc:
+        raise _refused(exc) from None
+    return {
+        "message": message,
+        "customer_key": customer_key,
+        "subject_cn": info.subject_cn,
+        "not_after": iso(info.not_after),
+        "uploaded_at": iso(state.clock.now()),
+    }
 
 
 @router.get(
@@ -203,13 +291,14 @@ async def list_credentials(
     summary="Delete a credential",
     description=(
         "Deletes the credential of exactly this system under the customer_key (its sibling "
-        "systems keep theirs). The body may be replaced by query parameters."
+        "systems keep theirs) and answers an empty object (D83). The body may be replaced by "
+        "query parameters."
     ),
-    response_model=list[CredentialChange],
+    response_model=dict[str, Any],
     responses={**_ERRORS, **error_responses(404)},
     openapi_extra=_json_body(_DELETION_SCHEMA, required=False),
 )
-async def delete_credential(request: Request, key: VaultKey, state: State) -> list[dict[str, str]]:
+async def delete_credential(request: Request, key: VaultKey, state: State) -> dict[str, Any]:
     if (await request.body()).strip():
         body = await _read_json(request)
         if not isinstance(body, dict):
@@ -218,9 +307,9 @@ async def delete_credential(request: Request, key: VaultKey, state: State) -> li
         # Clients that cannot send a body on DELETE may use the query string.
         body = dict(request.query_params)
     try:
-        entries = state.vault.delete(body.get("system_name"), body.get("customer_key"))
+        state.vault.delete(body.get("system_name"), body.get("customer_key"))
     except VaultValidationError as exc:
         raise _bad_request(exc) from None
     except CredentialNotFoundError as exc:
         raise ServiceError.not_found("CREDENTIAL_NOT_FOUND", str(exc)) from None
-    return [entry.as_dict() for entry in entries]
+    return {}

@@ -20,7 +20,7 @@ class SampleSource(Protocol):
 
     def find(self, search_type: str, key: str) -> list[tuple[str, int]]: ...
 
-    def court_system(self, code: str, instance: int) -> str: ...
+    def court_system(self, code: str, instance: int) -> str | None: ...
 
     def absent_keys(self) -> dict[str, str]: ...
 
@@ -51,7 +51,11 @@ def build_samples(world: SampleSource) -> dict[str, Any]:
     secret = next(
         r
         for r in recs
-        if r.secrecy > 0 and r.court.acronym not in DOWN_COURTS and r.court.segment == 8
+        if r.secrecy > 0
+        and r.court.acronym not in DOWN_COURTS
+        and r.court.segment == 8
+        # a court with a documented vault system: its own credential can open it (D83)
+        and world.court_system(r.code, r.instances[0].instance) is not None
     )
     down = next(r for r in recs if r.court.acronym == sorted(DOWN_COURTS)[0])
     limited = next(r for r in recs if r.court.acronym in RATE_LIMITED_COURTS)

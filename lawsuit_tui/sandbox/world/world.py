@@ -10,7 +10,6 @@ from typing import Any
 
 import orjson
 
-from lawsuit_tui.domain.courts import all_courts
 from lawsuit_tui.domain.identifiers import format_cnj, make_cnj, make_cnpj, make_cpf
 from lawsuit_tui.sandbox.world import files, miner, steps
 from lawsuit_tui.sandbox.world.criminal import CriminalRecords, involve_busy_person
@@ -22,9 +21,10 @@ from lawsuit_tui.sandbox.world.systems import (
     DOWN_COURTS,
     RATE_LIMITED_COURTS,
     SystemInfo,
+    crawler_source,
+    documented_systems,
     portal,
     system_name,
-    systems_for,
 )
 
 DEFAULT_EPOCH = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -122,9 +122,6 @@ class World:
                         lst.append(code)
         for doc, ent in pop.entities.items():
             self._by_name[normalize_name(ent.name)].append(doc)
-        self._systems: list[SystemInfo] = []
-        for court in all_courts():
-            self._systems.extend(systems_for(court))
         self._base = functools.lru_cache(maxsize=_BASE_CACHE)(self._make_base)
         self._samples: dict[str, Any] | None = None
         self._criminal: CriminalRecords | None = None
@@ -264,14 +261,16 @@ class World:
         rec = self.record(code)
         return bool(rec and rec.secrecy > 0)
 
-    def court_system(self, code: str, instance: int) -> str:
+    def court_system(self, code: str, instance: int) -> str | None:
+        """The vault system a lawsuit goes through (D83); None when its court has no
+        documented system for that degree (only a wildcard credential serves it)."""
         rec = self.record(code)
         if rec is None:
             raise KeyError(code)
         return system_name(rec.court, instance)
 
     def court_systems(self) -> list[SystemInfo]:
-        return list(self._systems)
+        return list(documented_systems())
 
     def court_is_down(self, code: str) -> bool:
         rec = self.record(code)
@@ -391,7 +390,7 @@ class World:
             self.epoch,
             rec,
             inst,
-            system_name(rec.court, instance),
+            crawler_source(rec.court, instance),
             lawyers,
             [ents[p.document].name for p in rec.parties if p.side == "Active"],
             [ents[p.document].name for p in rec.parties if p.side == "Passive"],

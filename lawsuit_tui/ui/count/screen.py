@@ -1,13 +1,18 @@
-"""Count lawsuits matching a filter, for prospecting (the miner's count service).
+"""Count lawsuits matching a filter, for prospecting, then buy them (the Miner, D72).
 
-The form changes with the kind: budget years and natures only for judgement-bond, tags only
-for sentence-execution; the amount is a range or a tier, never both. Tribunals are typed by
-number (D36: 826 = TJSP) and named as they are typed. Every rule is checked before sending
-(:meth:`CountBody.problems`); the service's own ``{errors: [...]}`` is shown in full. A
-filter the client refuses can still be sent on purpose (``count.send_anyway``), to see what
-the service says about it. The result echoes the filter applied; the history (from the
-cache) lists every count made, newest first, and Enter on one puts its filter back in the
-form to compare.
+The form changes with the type of credit: budget years and natures only for precatórios
+(judgement-bond), tags only for enforcements of judgment (sentence-execution); the amount is a
+range in R$ or a tier, never both. Courts are picked from the Miner's own list
+(:class:`~lawsuit_tui.ui.count.court_picker.CourtPicker`). Every rule is checked before
+sending (:meth:`CountBody.problems`); the service's own ``{errors: [...]}`` is shown in full.
+A filter the client refuses can still be sent on purpose (``count.send_anyway``), to see what
+the service says about it.
+
+A count's result can be bought as a *find* request (``count.find``): one question (the cap
+and what it costs), then the request is followed to completed on the screen and its lawsuits
+open in :class:`~lawsuit_tui.ui.count.find_lawsuits.FindLawsuitsScreen`. The history (from
+the cache) lists every count and find, newest first: Enter on a count puts its filter back in
+the form, on a find opens its lawsuits.
 """
 
 from __future__ import annotations
@@ -26,10 +31,21 @@ from textual.widgets.option_list import Option
 
 from lawsuit_tui.domain.bodies import CountBody
 from lawsuit_tui.domain.count import CountRequestResult
-from lawsuit_tui.domain.enums import AmountTier, CountKind, CountTag, Nature
-from lawsuit_tui.domain.formatting import format_datetime, format_int, parse_money_br
+from lawsuit_tui.domain.enums import AmountTier, CountKind, CountTag, MinerRequestType, Nature
+from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money, parse_money_br
+from lawsuit_tui.domain.miner import MinerRequest
+from lawsuit_tui.domain.vocabulary import (
+    AMOUNT_TIER_WORDS,
+    COUNT_KIND_WORDS,
+    COUNT_TAG_WORDS,
+    MINER_ERROR_WORDS,
+    MINER_STATUS_WORDS,
+    NATURE_WORDS,
+    word,
+)
 from lawsuit_tui.i18n import N_, _, ngettext
-from lawsuit_tui.ui.count.count_text import court_acronym, filter_summary, money_value
+from lawsuit_tui.ui.count.count_text import filter_summary, money_value
+from lawsuit_tui.ui.count.court_picker import CourtPicker
 from lawsuit_tui.ui.errors import http_status, service_messages
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.widgets.form import FieldBox, parse_int_list, show_general, show_problems
@@ -57,37 +73,30 @@ _PROBLEM_FIELDS = (
 )
 
 
-# Labels for the service's values (the values themselves are sent untouched).
-KIND_LABELS = {
-    CountKind.JUDGEMENT_BOND: N_("Judgement bond (precatório)"),
-    CountKind.SENTENCE_EXECUTION: N_("Sentence execution"),
-}
-NATURE_LABELS = {Nature.ALIMENTARY: N_("Alimentary"), Nature.COMMON: N_("Common")}
-TAG_LABELS = {
-    CountTag.PRECATORY_DISPATCHED: N_("Precatory dispatched"),
-    CountTag.POSSIBLE_PRECATORY: N_("Possible precatory"),
-    CountTag.POSSIBLE_APPROVED_CALCULATION: N_("Possible approved calculation"),
-}
-
-
 class CountScreen(FramedScreen):
     """The count form, its result and the history of counts."""
 
     TITLE_TEXT = N_("Count")
     HELP_TEXT = N_(
         "Count the lawsuits that match a filter, to size a prospecting effort; counting is "
-        "free. Choose the kind first: budget years and natures apply to judgement-bond, tags "
-        "to sentence-execution. Tribunals are numbers made of the CNJ's J and TR digits "
-        "(826 = TJSP, 403 = TRF3). The amount is a range or a tier, never both. The history "
-        "keeps every count: Enter on one puts its filter back in the form."
+        "free and leaves out what you already bought. Choose the type of credit first: "
+        "budget years and natures apply to precatórios, tags to enforcements of judgment. "
+        "Pick the courts from the Miner's list: type an acronym or a name to narrow it, Space "
+        "or Enter picks (Enter in the box picks what you typed: TJSP, TRF3); none picked "
+        "means every court. The amount is a range in R$ or a tier, never both. A count can "
+        "then be bought as a find request (paid): the Miner returns its lawsuits, which open "
+        "here and can be exported. The history keeps every count and find: Enter on a count "
+        "puts its filter back in the form, on a find opens its lawsuits."
     )
     CSS_PATH = "count.tcss"
 
+    # Keys that work while typing in the form's fields (F7 and F9 are the app's, issue 19).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f10", "submit", _("Count"), id="count.submit"),
-        Binding("f9", "send_anyway", _("Send as is"), id="count.send_anyway", show=False),
+        Binding("ctrl+f", "find", _("Buy"), id="count.find"),
+        Binding("ctrl+g", "send_anyway", _("Send as is"), id="count.send_anyway", show=False),
         Binding("ctrl+l", "clear", _("Clear"), id="count.clear"),
-        Binding("f7", "focus_history", _("History"), id="count.history"),
+        Binding("ctrl+t", "focus_history", _("History"), id="count.history"),
         Binding("escape", "focus_form", _("Form"), id="count.focus_form", show=False),
     ]
 
@@ -98,6 +107,9 @@ class CountScreen(FramedScreen):
         self.problems: list[str] = []
         self.history: list[dict[str, Any]] = []
         self.sent: dict[str, Any] | None = None
+        # the find request under way or last followed, as GET /requests/{id} answered
+        self.find_state: MinerRequest | None = None
+        self.find_cost: float | None = None
 
     # --- layout -------------------------------------------------------------------------
 
@@ -105,9 +117,9 @@ class CountScreen(FramedScreen):
         with Horizontal(id="count-columns"):
             with VerticalScroll(id="count-form"):
                 yield FieldBox(
-                    _("Kind"),
+                    _("Type of credit"),
                     Select[str](
-                        [(_(KIND_LABELS[kind]), kind.value) for kind in CountKind],
+                        [(word(COUNT_KIND_WORDS, kind), kind.value) for kind in CountKind],
                         value=CountKind.JUDGEMENT_BOND.value,
                         allow_blank=False,
                         compact=True,
@@ -116,8 +128,8 @@ class CountScreen(FramedScreen):
                     field="kind",
                 )
                 yield FieldBox(
-                    _("Tribunals (826 = TJSP, 403 = TRF3)"),
-                    Input(placeholder="826, 403", compact=True, id="cn-tribunals"),
+                    _("Courts (type to narrow, Space picks)"),
+                    CourtPicker(id="cn-court-picker"),
                     field="tribunals",
                 )
                 yield FieldBox(
@@ -139,7 +151,7 @@ class CountScreen(FramedScreen):
                     yield Input(placeholder=_("min 1.000,00"), compact=True, id="cn-min")
                     yield Input(placeholder=_("max 50.000,00"), compact=True, id="cn-max")
                 yield Select[str](
-                    [(tier.value, tier.value) for tier in AmountTier],
+                    [(word(AMOUNT_TIER_WORDS, tier), tier.value) for tier in AmountTier],
                     prompt=_("Choose a tier"),
                     compact=True,
                     id="cn-tier",
@@ -149,19 +161,22 @@ class CountScreen(FramedScreen):
                     Input(placeholder="2024, 2025", compact=True, id="cn-budget-years"),
                     field="budget-years",
                 )
-                with Horizontal(id="box-natures-row", classes="checks"):
+                with Vertical(id="box-natures-row", classes="checks"):
                     for nature in Nature:
                         yield Checkbox(
-                            _(NATURE_LABELS[nature]), id=f"cn-nature-{nature.value}", compact=True
+                            word(NATURE_WORDS, nature), id=f"cn-nature-{nature.value}", compact=True
                         )
                 with Vertical(id="box-tags-row", classes="checks"):
                     for tag in CountTag:
-                        yield Checkbox(_(TAG_LABELS[tag]), id=f"cn-tag-{tag.value}", compact=True)
+                        yield Checkbox(
+                            word(COUNT_TAG_WORDS, tag), id=f"cn-tag-{tag.value}", compact=True
+                        )
                 yield Static("", id="cn-problems", markup=False)
                 with Horizontal(id="cn-buttons"):
                     yield Button(_("Count (F10)"), id="cn-submit", variant="primary", compact=True)
             with Vertical(id="count-side"):
                 yield Static(_("No count yet."), id="count-result")
+                yield Static("", id="count-find")
                 yield Static(_("History"), id="count-history-title")
                 yield OptionList(id="count-history")
 
@@ -173,6 +188,17 @@ class CountScreen(FramedScreen):
 
     def on_services_ready(self, context: ServiceContext) -> None:
         self.load_history()
+        self.load_courts()
+
+    @work(exclusive=True, group="count.courts", exit_on_error=False)
+    async def load_courts(self) -> None:
+        """The Miner's courts: the cached list at once, then the service's."""
+        context = await self.services()
+        picker = self.query_one(CourtPicker)
+        cached = context.count.cached_tribunals()
+        if cached:
+            picker.set_courts(cached)
+        picker.set_courts(await context.count.tribunals())
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
@@ -180,6 +206,12 @@ class CountScreen(FramedScreen):
             _("Send the count filter"),
             self.action_submit,
             binding_id="count.submit",
+        )
+        yield PaletteCommand(
+            _("Buy the counted lawsuits"),
+            _("Create a find request (paid) for the last count"),
+            self.action_find,
+            binding_id="count.find",
         )
         yield PaletteCommand(
             _("Count: send as is"),
@@ -211,17 +243,6 @@ class CountScreen(FramedScreen):
         self.query_one("#cn-range").display = mode == AMOUNT_RANGE
         self.query_one("#cn-tier").display = mode == AMOUNT_TIER
 
-    @on(Input.Changed, "#cn-tribunals")
-    def _tribunals_changed(self, event: Input.Changed) -> None:
-        box = self.query_one("#box-tribunals", FieldBox)
-        try:
-            numbers = parse_int_list(event.value, what=_("Tribunals"))
-        except ValueError:
-            box.set_hint(None)
-            return
-        names = [f"{n} {court_acronym(n) or '?'}" for n in numbers]
-        box.set_hint(", ".join(names) if names else None)
-
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -237,20 +258,13 @@ class CountScreen(FramedScreen):
         ``errors`` by form field."""
         kind = self._kind()
         data: dict[str, Any] = {"kind": kind}
-        text = self.query_one("#cn-tribunals", Input).value
-        try:
-            tribunals = parse_int_list(text, what=_("Tribunals"))
-        except ValueError as exc:
-            errors["tribunals"] = str(exc)
-        else:
-            unknown = [str(n) for n in tribunals if court_acronym(n) is None]
-            if unknown:
-                errors["tribunals"] = _(
-                    "No court has the number {numbers}: use the J and TR digits of a CNJ "
-                    "number (826 = TJSP)"
-                ).format(numbers=", ".join(unknown))
-            elif tribunals:
-                data["tribunals"] = tribunals
+        picker = self.query_one(CourtPicker)
+        # what is still typed in the box counts too
+        problem = picker.pick_typed(show=False)
+        if problem is not None:
+            errors["tribunals"] = problem
+        elif picker.chosen:
+            data["tribunals"] = list(picker.chosen)
         mode = self._amount_mode()
         if mode == AMOUNT_RANGE:
             for name, selector in (("amount_min", "#cn-min"), ("amount_max", "#cn-max")):
@@ -306,6 +320,8 @@ class CountScreen(FramedScreen):
             target = next(
                 (field for name, field in _PROBLEM_FIELDS if problem.startswith(name)), None
             )
+            if problem.startswith(_AMOUNT_ORDER_MARK):
+                target, problem = "amount", problem.removeprefix(_AMOUNT_ORDER_MARK)
             if target is not None and target not in errors:
                 errors[target] = problem
             elif target is None:
@@ -325,7 +341,9 @@ class CountScreen(FramedScreen):
     def action_submit(self) -> None:
         errors: dict[str, str] = {}
         data = self.collect(errors)
-        problems = [] if errors else CountBody.problems(data)
+        problems = (
+            [] if errors else [_in_words(problem, data) for problem in CountBody.problems(data)]
+        )
         self._show_problems(errors, problems)
         if errors or problems:
             return
@@ -342,8 +360,9 @@ class CountScreen(FramedScreen):
         self.send(_construct(data), data)
 
     def action_clear(self) -> None:
-        for selector in ("#cn-tribunals", "#cn-min", "#cn-max", "#cn-budget-years"):
+        for selector in ("#cn-min", "#cn-max", "#cn-budget-years"):
             self.query_one(selector, Input).value = ""
+        self.query_one(CourtPicker).set_chosen([])
         for box in self.query(Checkbox):
             box.value = False
         self.query_one("#cn-amount-mode", Select).value = AMOUNT_ANY
@@ -392,23 +411,106 @@ class CountScreen(FramedScreen):
         self.query_one("#count-result", Static).update(text)
         self.notify(head + " " + "; ".join(self.service_errors), severity="error", timeout=8)
 
+    def _court_names(self) -> dict[int, str]:
+        return {court.tribunal_id: court.name for court in self.query_one(CourtPicker).courts}
+
     def _show_result(self, result: CountRequestResult) -> None:
         echo = result.filter.model_dump(mode="json") if result.filter else {}
+        muted = theme_style(self.app, "text-muted")
         text = Text()
-        text.append(_("Total lawsuits: "), style=theme_style(self.app, "text-muted"))
+        text.append(_("Total lawsuits: "), style=muted)
         text.append(
             format_int(result.total_lawsuits),
             style=theme_style(self.app, "text-success", bold=True),
         )
         text.append("\n")
-        text.append(_("Request: "), style=theme_style(self.app, "text-muted"))
-        text.append(f"{result.request_id if result.request_id is not None else ''}")
-        if result.status:
-            text.append(f" · {result.status}")
+        text.append(_("Count #{id}").format(id=result.request_id or ""), style=muted)
         text.append("\n")
-        text.append(_("Filter applied: "), style=theme_style(self.app, "text-muted"))
-        text.append(filter_summary(echo) or _("(none)"))
+        text.append(_("Filter applied: "), style=muted)
+        text.append(filter_summary(echo, self._court_names()) or _("(none)"))
+        if result.total_lawsuits:
+            key = self.host.binding_key("count.find")
+            text.append("\n")
+            text.append(
+                _("{key} buys these lawsuits (a paid find request).").format(key=key), style=muted
+            )
         self.query_one("#count-result", Static).update(text)
+
+    # --- find requests (paid) -----------------------------------------------------------
+
+    def action_find(self) -> None:
+        """Buy the lawsuits of the last count: one question (the cap, the cost), then go."""
+        from lawsuit_tui.ui.count.find_dialog import FindDialog
+
+        result, data = self.result, self.sent
+        if result is None or data is None or not result.total_lawsuits:
+            key = self.host.binding_key("count.submit")
+            self.notify(
+                _("Count first ({key}): a find request buys what a count found.").format(key=key),
+                timeout=6,
+            )
+            return
+        total = result.total_lawsuits
+        summary = filter_summary(data, self._court_names())
+
+        def answered(cap: int | None) -> None:
+            if cap is not None:
+                self.create_find({**data, "responses_limit": cap})
+
+        self.app.push_screen(FindDialog(total, summary), answered)
+
+    @work(exclusive=True, group="count.find", exit_on_error=False)
+    async def create_find(self, data: dict[str, Any]) -> None:
+        context = await self.services()
+        try:
+            created = await context.count.create_find(CountBody.model_validate(data))
+        except Exception as exc:
+            self._show_find_text(self._miner_refusal(exc), error=True)
+            return
+        self.find_cost = float(created.cost) if created.cost is not None else None
+        self.load_history()
+        self.follow_find(created.request_id)
+
+    @work(exclusive=True, group="count.find_follow", exit_on_error=False)
+    async def follow_find(self, request_id: int) -> None:
+        context = await self.services()
+        final = await context.count.follow_find(request_id, self._find_progress)
+        self.load_history()
+        if final.status == "completed":
+            self.open_find(request_id)
+
+    def _find_progress(self, state: MinerRequest) -> None:
+        self.find_state = state
+        done = state.processed_lawsuits or 0
+        total = state.total_lawsuits or 0
+        text = _("Find request #{id}: {status}, {done} of {total} lawsuits").format(
+            id=state.request_id,
+            status=word(MINER_STATUS_WORDS, state.status),
+            done=format_int(done if state.status != "completed" else total),
+            total=format_int(total),
+        )
+        if self.find_cost is not None:
+            text += " · " + _("{cost} credits debited").format(cost=_credits(self.find_cost))
+        if state.status == "failed" and state.error_message:
+            text += "\n" + state.error_message
+        self._show_find_text(text, error=state.status == "failed")
+
+    def _show_find_text(self, text: str, *, error: bool = False) -> None:
+        panel = self.query_one("#count-find", Static)
+        style = theme_style(self.app, "text-error" if error else "text-primary")
+        panel.update(Text(text, style=style))
+        panel.set_class(True, "-shown")
+
+    def _miner_refusal(self, exc: BaseException) -> str:
+        """The Miner's codes (INSUFFICIENT_CREDITS...) in words; else the service's lines."""
+        lines = service_messages(exc)
+        said = [word(MINER_ERROR_WORDS, line) for line in lines]
+        return _("The find request was not created:") + " " + " ".join(said)
+
+    def open_find(self, request_id: int) -> None:
+        from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
+
+        self.app.push_screen(FindLawsuitsScreen(request_id, self._court_names()))
 
     @work(exclusive=True, group="count.history", exit_on_error=False)
     async def load_history(self) -> None:
@@ -416,17 +518,27 @@ class CountScreen(FramedScreen):
         self.history = list(context.count.history())
         muted = theme_style(self.app, "text-muted")
         options: list[Option | None] = []
+        names = self._court_names()
         for index, entry in enumerate(self.history):
             flt = entry.get("filter") or entry.get("asked") or {}
             total = _as_int(entry.get("total_lawsuits"))
             prompt = Text(format_datetime(entry.get("counted_at")), style=muted)
             prompt.append("  ")
-            prompt.append(
-                ngettext("{n} lawsuit", "{n} lawsuits", total or 0).format(n=format_int(total)),
-                style=theme_style(self.app, "text-success", bold=True),
-            )
-            prompt.append(f"  #{entry.get('request_id', '')}\n", style=muted)
-            prompt.append(filter_summary(flt))
+            if entry.get("type") == MinerRequestType.FIND.value:
+                prompt.append(
+                    _("find #{id}, {cost} credits").format(
+                        id=entry.get("request_id", ""), cost=_credits(entry.get("cost"))
+                    ),
+                    style=theme_style(self.app, "text-warning", bold=True),
+                )
+                prompt.append("\n")
+            else:
+                prompt.append(
+                    ngettext("{n} lawsuit", "{n} lawsuits", total or 0).format(n=format_int(total)),
+                    style=theme_style(self.app, "text-success", bold=True),
+                )
+                prompt.append(f" · #{entry.get('request_id', '')}\n", style=muted)
+            prompt.append(filter_summary(flt, names))
             if options:
                 options.append(None)  # a rule between counts
             options.append(Option(prompt, id=f"count-{index}"))
@@ -437,7 +549,7 @@ class CountScreen(FramedScreen):
             history.highlighted = 0
         self.query_one("#count-history-title", Static).update(
             ngettext(
-                "History: {n} count", "History: {n} counts, newest first", len(self.history)
+                "History: {n} request", "History: {n} requests, newest first", len(self.history)
             ).format(n=format_int(len(self.history)))
             if self.history
             else _("History: no counts yet")
@@ -449,6 +561,10 @@ class CountScreen(FramedScreen):
         index = int((event.option.id or "count--1").rsplit("-", 1)[1])
         if 0 <= index < len(self.history):
             entry = self.history[index]
+            request_id = _as_int(entry.get("request_id"))
+            if entry.get("type") == MinerRequestType.FIND.value and request_id is not None:
+                self.open_find(request_id)
+                return
             self.fill(entry.get("asked") or entry.get("filter") or {})
             self.query_one("#cn-kind", Select).focus()
 
@@ -458,8 +574,8 @@ class CountScreen(FramedScreen):
         kind = flt.get("kind")
         if kind in {k.value for k in CountKind}:
             self.query_one("#cn-kind", Select).value = str(kind)
-        self.query_one("#cn-tribunals", Input).value = ", ".join(
-            str(n) for n in flt.get("tribunals") or []
+        self.query_one(CourtPicker).set_chosen(
+            n for n in flt.get("tribunals") or [] if isinstance(n, int)
         )
         low, high = flt.get("amount_min"), flt.get("amount_max")
         if low is not None or high is not None:
@@ -493,6 +609,31 @@ def _construct(data: dict[str, Any]) -> CountBody:
     return CountBody.model_construct(**values)
 
 
+# Marks the amount-order problem said in R$ (placed under the amount, not shown raw).
+_AMOUNT_ORDER_MARK = "\x00amount-order\x00"
+
+
+def _in_words(problem: str, data: dict[str, Any]) -> str:
+    """The body's rule "amount_min (…) must not be greater than amount_max (…)" as the
+    person typed it, in R$ (issue 19); any other problem as it is."""
+    low, high = data.get("amount_min"), data.get("amount_max")
+    if problem.startswith("amount_min (") and low is not None and high is not None:
+        text = _("The minimum, {low}, is above the maximum, {high}").format(
+            low=format_money(low), high=format_money(high)
+        )
+        return _AMOUNT_ORDER_MARK + text
+    return problem
+
+
+def _credits(value: object) -> str:
+    """Credits as a count (``8.950``), with decimals only when there are some."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "?"
+    if float(value).is_integer():
+        return format_int(int(value))
+    return format_money(value).removeprefix("R$ ")
+
+
 def _as_int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -500,6 +641,4 @@ def _as_int(value: object) -> int | None:
 def _money_text(value: object) -> str:
     if value is None:
         return ""
-    from lawsuit_tui.domain.formatting import format_money
-
     return format_money(value if isinstance(value, int | float) else str(value)).removeprefix("R$ ")

@@ -23,12 +23,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
 
+from lawsuit_tui.domain.formatting import format_date
 from lawsuit_tui.domain.vault import WILDCARD_SYSTEM, SystemStatusRow
+from lawsuit_tui.domain.vocabulary import (
+    CREDENTIAL_MESSAGE_WORDS,
+    CREDENTIAL_STATUS_WORDS,
+    word,
+)
 from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import is_not_available
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.widgets.theme_text import status_text, theme_style
+from lawsuit_tui.ui.widgets.theme_text import theme_style
 
 if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
@@ -57,13 +63,19 @@ def listing_rule(customer_key: str) -> str:
 
 
 def result_lines(results: Iterable[Any]) -> list[str]:
-    """One line per system the vault touched: ``system (key): MESSAGE``."""
+    """One line per system the vault touched, its answer in words (issue 19):
+    ``system (key): registered``; a certificate adds its holder and expiry."""
     lines = []
     for result in results:
         name = getattr(result, "system_name", None) or ""
         key = getattr(result, "customer_key", None) or ""
-        message = getattr(result, "message", None) or ""
-        lines.append(f"{name} ({key}): {message}")
+        message = word(CREDENTIAL_MESSAGE_WORDS, getattr(result, "message", None) or "")
+        line = f"{name} ({key}): {message}"
+        holder = getattr(result, "subject_cn", None)
+        if holder:
+            expiry = format_date(getattr(result, "not_after", None))
+            line += " · " + _("{holder}, valid until {date}").format(holder=holder, date=expiry)
+        lines.append(line)
     return lines
 
 
@@ -121,10 +133,10 @@ class VaultScreen(FramedScreen):
         super().on_mount()
         grid = self.query_one("#vault-grid", DataTable)
         # fixed widths: the status column must stay on screen at 80 columns
-        system_width = max(24, min(60, self.app.size.width - 36))
+        system_width = max(24, min(60, self.app.size.width - 42))
         grid.add_column(_("Court system"), key="system", width=system_width)
         grid.add_column(pgettext("customer", "Key"), key="key", width=12)
-        grid.add_column(_("Status"), key="status", width=10)
+        grid.add_column(_("Status"), key="status", width=16)
         # The table measures new rows later (on idle): the cursor's row is brought into view
         # again once their size is known, or a scroll asked too early would do nothing.
         self.watch(grid, "virtual_size", self._grid_measured, init=False)
@@ -173,8 +185,13 @@ class VaultScreen(FramedScreen):
         return (
             self._system_cell(row),
             Text(key if key else _("(none)"), style="" if key else "italic"),
-            status_text(self.app, row.credential_status, STATUS_VARIABLES),
+            self._status_cell(row.credential_status),
         )
+
+    def _status_cell(self, status: object) -> Text:
+        """The status in words (issue 19: never ``not exists``), in its theme colour."""
+        variable = STATUS_VARIABLES.get(str(status or "").lower(), "foreground")
+        return Text(word(CREDENTIAL_STATUS_WORDS, status), style=theme_style(self.app, variable))
 
     def _system_cell(self, row: SystemStatusRow) -> Text:
         if not row.is_wildcard:
@@ -378,6 +395,12 @@ class VaultScreen(FramedScreen):
         self._pending_system = None
         names = self.system_names or [row.name for row in self.rows if row.name]
         key = self.customer_key
+        context = self.host.services
+        status = next(
+            (str(r.credential_status) for r in self.rows if system and r.name == system), None
+        )
+        current = context.vault.registered(system, key) if context and system else None
+        demo = context.vault.demo_certificate() if context and context.mode == "sandbox" else None
 
         def done(results: list[Any] | None) -> None:
             if results is None:
@@ -392,7 +415,15 @@ class VaultScreen(FramedScreen):
             self.load(self.customer_key, select=system)
 
         self.app.push_screen(
-            CredentialFormScreen(names, system_name=system, customer_key=key), done
+            CredentialFormScreen(
+                names,
+                system_name=system,
+                customer_key=key,
+                status=status,
+                current=current,
+                demo_certificate=str(demo) if demo else None,
+            ),
+            done,
         )
 
     def action_delete(self) -> None:
@@ -439,6 +470,8 @@ class VaultScreen(FramedScreen):
                 return
             self.host.report_error(exc, title=_("Credential not deleted"))
             return
-        lines = result_lines(results)
+        lines = result_lines(results) or [
+            _("{system} ({key}): deleted").format(system=system_name, key=customer_key)
+        ]
         self.show_results(_("Deleted:"), lines)
         self.load(customer_key, select=system_name)

@@ -13,12 +13,15 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from scripts.screenshot_scenarios import FormScenario as Scenario
+from lawsuit_tui.assets_dir import asset_path
 from scripts.screenshot_scenarios import (
+    CERTIFICATE_FILE,
     certificate_error,
+    credential_update,
     login_errors,
     login_with_two_factor,
 )
+from scripts.screenshot_scenarios import FormScenario as Scenario
 from tests.support.ui_harness import ContextClockHarness
 
 SMALL = (80, 24)
@@ -30,6 +33,8 @@ CASES: list[tuple[str, Scenario, tuple[int, int]]] = [
     ("login_errors", login_errors, SMALL),
     ("certificate_error", certificate_error, SMALL),
     ("certificate_error", certificate_error, LARGE),
+    ("credential_update", credential_update, SMALL),
+    ("credential_update", credential_update, LARGE),
 ]
 
 
@@ -45,7 +50,7 @@ def test_credential_form(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a relative path: the picture must not show the run's temporary folder
-    (tmp_path / "vazio.pfx").write_bytes(b"")
+    (tmp_path / CERTIFICATE_FILE).write_bytes(asset_path("demo/a1-demo.pfx").read_bytes())
     monkeypatch.chdir(tmp_path)
     sandbox = ContextClockHarness()
 

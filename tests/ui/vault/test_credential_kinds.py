@@ -1,14 +1,16 @@
-"""The vault's register form beyond username/password (D32), on the sandbox at 80x24.
+"""The vault's register form beyond username/password (D67), on the sandbox at 80x24.
 
-A two-factor secret next to the login, and an A1 certificate read from a .pfx file: what is
-sent on the wire, what the form says when something is wrong, and that no secret is left in
+A two-factor setup key next to the login (sent as ``custom_data.secret``), and an A1
+certificate read from a .pfx file, opened here before it is sent to its own route: what is
+sent on the wire, what the form says when something is wrong (each fault where it was typed),
+what an update replaces, the demo certificate of the sandbox, and that no secret is left in
 the form, the screen or any cache file afterwards.
 """
 
 from __future__ import annotations
 
-import base64
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +18,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
 from lawsuit_tui.api.errors import BadRequest
-from lawsuit_tui.domain.bodies import CredentialItem
 from lawsuit_tui.domain.errors import ValidationItem
-from lawsuit_tui.services.vault import MAX_CERTIFICATE_BYTES
-from lawsuit_tui.ui.vault.credential_form import (
-    KIND_CERTIFICATE,
-    KIND_LOGIN,
-    CredentialFormScreen,
-    SecretInput,
-)
+from lawsuit_tui.sandbox.clock import DEFAULT_START
+from lawsuit_tui.services.vault import KIND_CERTIFICATE, KIND_LOGIN, MAX_CERTIFICATE_BYTES
+from lawsuit_tui.ui.vault.credential_form import CredentialFormScreen, SecretInput
 from lawsuit_tui.ui.vault.screen import VaultScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
+from tests.support.certificates import HOLDER_CN, make_pfx
 from tests.support.ui_harness import ContextClockHarness, samples, settle, wait_for
 
 SMALL = (80, 24)
@@ -35,8 +33,8 @@ PASSWORD = "s3nh@-do-tribunal"
 TOTP_TYPED = "jbsw y3dp ehpk 3pxp"
 TOTP_SENT = "JBSWY3DPEHPK3PXP"
 CERTIFICATE_PASSWORD = "pfx-senha-9876"
-# A stand-in for a PKCS#12 file: a DER SEQUENCE header, then a marker to look for.
-CERTIFICATE_BYTES = b"\x30\x82\x0a\x00" + b"CERT-MARKER-A1-" * 40
+# A real PKCS#12 file (fictitious holder), opened with CERTIFICATE_PASSWORD.
+CERTIFICATE_BYTES = make_pfx(password=CERTIFICATE_PASSWORD)
 
 
 def system_name() -> str:
@@ -70,16 +68,16 @@ def errors_of(form: CredentialFormScreen) -> dict[str, str]:
     return {box.field: box.error for box in form.query(FieldBox) if box.error}
 
 
-def record_wire(context: Any) -> list[dict[str, Any]]:
-    """Every registration body the client sends, as sent (secrets in clear)."""
+def record_wire(context: Any, route: str = "register_credentials") -> list[dict[str, Any]]:
+    """Every body the client sends to ``route``, as sent (secrets in clear)."""
     sent: list[dict[str, Any]] = []
-    original = context.api.register_credentials
+    original = getattr(context.api, route)
 
     async def recording(body: Any) -> Any:
         sent.append(body.to_wire())
         return await original(body)
 
-    context.api.register_credentials = recording
+    setattr(context.api, route, recording)
     return sent
 
 
@@ -122,11 +120,13 @@ async def test_register_with_a_two_factor_secret() -> None:
 
         [body] = sent
         credential = body["credentials"][0]["credential"]
-        assert credential["totp_secret"] == TOTP_SENT  # spaces and case forgiven
+        # D67: where the provider reads it; spaces and case forgiven
+        assert credential["custom_data"] == {"secret": TOTP_SENT}
+        assert "totp_secret" not in credential
         assert credential["password"] == PASSWORD
-        assert "certificate_pfx" not in credential
-        assert any(
-            system_name() in line and "CREDENTIAL_CREATED" in line for line in screen.last_results
+        # issue 19: the answer in words, not CREDENTIAL_CREATED
+        assert any(line == f"{system_name()} (*): registered" for line in screen.last_results), (
+            screen.last_results
         )
         row = next(r for r in screen.rows if r.name == system_name())
         assert row.credential_status == "active"
@@ -158,17 +158,18 @@ async def test_a_two_factor_secret_that_is_not_base32_is_refused_in_the_form() -
         form.query_one("#cf-totp", SecretInput).value = "jbsw y3dp ehpk 3pxp"
         await pilot.press("f10")
         await wait_for(lambda: pilot.app.screen is not form, pilot.pause)
-        assert sent[0]["credentials"][0]["credential"]["totp_secret"] == TOTP_SENT
+        assert sent[0]["credentials"][0]["credential"]["custom_data"] == {"secret": TOTP_SENT}
 
 
 async def test_register_with_an_a1_certificate_file(tmp_path: Path) -> None:
     certificate = tmp_path / "Escritório A1.PFX"  # any case of the suffix, spaces in the name
     certificate.write_bytes(CERTIFICATE_BYTES)
-    encoded = base64.b64encode(CERTIFICATE_BYTES).decode()
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=SMALL) as pilot:
         screen, form = await open_form(pilot)
-        sent = record_wire(await sandbox.app.context())
+        context = await sandbox.app.context()
+        logins = record_wire(context)
+        sent = record_wire(context, "register_certificate")
         await choose_kind(pilot, form, KIND_CERTIFICATE)
         assert form.query_one("#cf-login").display is False
         assert form.query_one("#cf-certificate").display is True
@@ -177,25 +178,107 @@ async def test_register_with_an_a1_certificate_file(tmp_path: Path) -> None:
         assert secret.password and not path.password
         path.value = str(certificate)
         secret.value = CERTIFICATE_PASSWORD
+        form.query_one("#cf-totp", SecretInput).value = TOTP_TYPED
         await pilot.press("f10")
         await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
         assert secret.value == "" and path.value == ""
         await settle(pilot)
 
+        # D67: its own route, never POST /credentials
+        assert logins == []
         [body] = sent
-        credential = body["credentials"][0]["credential"]
-        assert credential["certificate_pfx"] == encoded
-        assert credential["certificate_password"] == CERTIFICATE_PASSWORD
-        assert not {"username", "password", "totp_secret"} & set(credential)
-        assert len(screen.last_results) >= 2  # the system and its sibling
-        assert all("CREDENTIAL_CREATED" in line for line in screen.last_results)
+        assert set(body) == {
+            "file_base64",
+            "password",
+            "system_name",
+            "customer_key",
+            "custom_data",
+        }
+        assert body["password"] == CERTIFICATE_PASSWORD
+        assert body["custom_data"] == {"secret": TOTP_SENT}
+        assert body["system_name"] == system_name()
+        [line] = screen.last_results
+        assert line.startswith(f"{system_name()} (*): certificate registered · {HOLDER_CN}")
         row = next(r for r in screen.rows if r.name == system_name())
         assert row.credential_status == "active"
         assert_nowhere(
             sandbox,
             screen,
-            [CERTIFICATE_PASSWORD.encode(), encoded.encode(), b"CERT-MARKER-A1"],
+            [CERTIFICATE_PASSWORD.encode(), body["file_base64"].encode(), TOTP_SENT.encode()],
         )
+
+
+async def test_the_certificate_is_opened_here_before_it_is_sent(tmp_path: Path) -> None:
+    """Issue 19: a wrong password is told where it was typed, and nothing is sent; so are
+    a file that is no certificate, one without its key, and an expired one (D67)."""
+    good = tmp_path / "a1.pfx"
+    good.write_bytes(CERTIFICATE_BYTES)
+    expired = tmp_path / "vencido.pfx"
+    past = make_pfx(password=CERTIFICATE_PASSWORD, not_after=DEFAULT_START - timedelta(days=2))
+    expired.write_bytes(past)
+    keyless = tmp_path / "sem-chave.pfx"
+    keyless.write_bytes(make_pfx(password=CERTIFICATE_PASSWORD, with_key=False))
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=SMALL) as pilot:
+        _screen, form = await open_form(pilot)
+        sent = record_wire(await sandbox.app.context(), "register_certificate")
+        await choose_kind(pilot, form, KIND_CERTIFICATE)
+        secret = form.query_one("#cf-certificate-password", SecretInput)
+        cases = [
+            (good, "wrong-password", "certificate-password", "Wrong password"),
+            (expired, CERTIFICATE_PASSWORD, "certificate", "expired on"),
+            (keyless, CERTIFICATE_PASSWORD, "certificate", "no private key"),
+        ]
+        for path, password, field, expected in cases:
+            form.query_one("#cf-certificate-path", Input).value = str(path)
+            secret.value = password
+            await pilot.press("f10")
+            await wait_for(lambda: not form.sending, pilot.pause)
+            await pilot.pause()
+            errors = errors_of(form)
+            assert set(errors) == {field}, (path.name, errors)
+            assert expected in errors[field], errors
+            assert secret.value == password  # kept for another try: nothing was sent
+        assert sent == [] and pilot.app.screen is form
+
+
+async def test_the_sandbox_offers_its_demo_certificate() -> None:
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=SMALL) as pilot:
+        screen, form = await open_form(pilot)
+        await choose_kind(pilot, form, KIND_CERTIFICATE)
+        assert form.demo_certificate and form.demo_certificate.endswith("a1-demo.pfx")
+        await pilot.click("#cf-demo")
+        await pilot.pause()
+        assert form.query_one("#cf-certificate-path", Input).value == form.demo_certificate
+        await pilot.press("f10")
+        await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+        await settle(pilot)
+        assert "JOANA DEMONSTRACAO DA SILVA:39053344705" in screen.last_results[0]
+
+
+async def test_updating_says_the_kind_and_user_it_replaces() -> None:
+    """Issue 19: updating a credential shows its kind and user."""
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=SMALL) as pilot:
+        screen, form = await open_form(pilot)
+        assert form.query_one("#cf-current").display is False  # nothing to replace yet
+        form.query_one("#cf-username", Input).value = "analista"
+        form.query_one("#cf-password", SecretInput).value = PASSWORD
+        form.query_one("#cf-totp", SecretInput).value = TOTP_TYPED
+        await pilot.press("f10")
+        await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
+        await settle(pilot)
+        await pilot.press("n")
+        await wait_for(lambda: isinstance(pilot.app.screen, CredentialFormScreen), pilot.pause)
+        again = pilot.app.screen
+        assert isinstance(again, CredentialFormScreen)
+        await pilot.pause()
+        now = str(again.query_one("#cf-current").render())
+        assert "username and password of user analista, with a two-factor key" in now
+        assert again.kind == KIND_LOGIN
+        assert again.query_one("#cf-username", Input).value == "analista"
+        assert str(again.query_one("#form-title").render()) == "Update a credential"
 
 
 async def test_certificate_file_problems_are_told_under_the_field(tmp_path: Path) -> None:
@@ -213,7 +296,7 @@ async def test_certificate_file_problems_are_told_under_the_field(tmp_path: Path
         str(tmp_path / "certificado.pem"): "not a .pfx or .p12 file",
         str(folder): "is a folder",
         str(empty): "is empty",
-        str(large): "at most 384 KB",
+        str(large): "at most 64 KB",
         str(pem): "not an A1 certificate (PKCS#12)",
     }
     sandbox = ContextClockHarness()
@@ -254,7 +337,7 @@ async def test_certificate_path_with_tilde(tmp_path: Path, monkeypatch: Any) -> 
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=SMALL) as pilot:
         screen, form = await open_form(pilot)
-        sent = record_wire(await sandbox.app.context())
+        sent = record_wire(await sandbox.app.context(), "register_certificate")
         await choose_kind(pilot, form, KIND_CERTIFICATE)
         form.query_one("#cf-certificate-path", Input).value = os.path.join("~", "a1.p12")
         form.query_one("#cf-certificate-password", SecretInput).value = CERTIFICATE_PASSWORD
@@ -272,9 +355,9 @@ async def test_the_service_refusing_a_field_shows_it_under_that_field() -> None:
             message="invalid credentials",
             items=[
                 ValidationItem(
-                    field="credentials[0].credential.totp_secret",
+                    field="credentials[0].credential.custom_data.secret",
                     rule="base32",
-                    message="totp_secret must be base32",
+                    message="secret must be base32",
                 )
             ],
         )
@@ -290,7 +373,7 @@ async def test_the_service_refusing_a_field_shows_it_under_that_field() -> None:
         form.query_one("#cf-totp", SecretInput).value = TOTP_TYPED
         await pilot.press("f10")
         await wait_for(lambda: bool(errors_of(form)), pilot.pause)
-        assert errors_of(form) == {"totp": "totp_secret must be base32"}
+        assert errors_of(form) == {"totp": "secret must be base32"}
         general = str(form.query_one("#form-general-error").render())
         assert "again to retry" in general
         # sent once: the secrets are gone from the form even though the service refused
@@ -324,24 +407,3 @@ async def test_the_certificate_path_completes_from_the_disk(
         form.query_one("#cf-certificate-password", SecretInput).value = CERTIFICATE_PASSWORD
         await pilot.press("enter")
         await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
-
-
-async def test_the_largest_certificate_allowed_is_accepted_by_the_sandbox(tmp_path: Path) -> None:
-    """The client's bound and the sandbox's (512 KiB of base64, a body under 1 MiB) agree."""
-    largest = tmp_path / "largest.pfx"
-    largest.write_bytes(b"\x30" + os.urandom(MAX_CERTIFICATE_BYTES - 1))
-    sandbox = ContextClockHarness()
-    async with sandbox.app.run_test(size=SMALL) as pilot:
-        await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
-        context = await sandbox.app.context()
-        certificate = await context.vault.load_certificate(largest)
-        results = await context.vault.register(
-            [
-                CredentialItem(
-                    system_name=system_name(),
-                    certificate_pfx=certificate,
-                    certificate_password=CERTIFICATE_PASSWORD,
-                )
-            ]
-        )
-        assert results and all(r.message == "CREDENTIAL_CREATED" for r in results)

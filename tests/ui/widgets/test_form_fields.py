@@ -23,7 +23,7 @@ from lawsuit_tui.ui.widgets.form import FieldBox
 from tests.support.ui_harness import ContextClockHarness, settle, wait_for
 
 SIZE = (80, 24)
-SYSTEMS = ["*", "TJSP - ESAJ - 1º grau"]
+SYSTEMS = ["*", "ESAJ - TJSP - 1º grau"]
 
 
 def _push(make: Callable[[], Any]) -> Callable[[Pilot[Any]], Awaitable[None]]:
@@ -50,7 +50,7 @@ FORMS: dict[str, tuple[Callable[[Pilot[Any]], Awaitable[None]], str, str, int]] 
         "#form-body",
         2,
     ),
-    "count": (_count, "#box-tribunals", "#count-form", 2),
+    "count": (_count, "#box-budget-years", "#count-form", 2),
 }
 
 

@@ -1,0 +1,105 @@
+"""The one question before a paid find request (D72): how many lawsuits at most, and yes.
+
+It says what is bought (the count's total and its filter), how it is charged (credits per
+lawsuit by amount tier, debited when the request is created, no refund once queued: the
+Miner's credits page) and takes the cap (``responses_limit``), the count's total by default.
+Dismissed with the cap, or None when cancelled.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Input, Static
+
+from lawsuit_tui.domain.formatting import format_int
+from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, parse_int
+
+__all__ = ["FindDialog"]
+
+
+class FindDialog(FormDialog[int | None]):
+    """Create a find request for a counted filter: the cap, then yes (F10) or no (Esc)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", _("Cancel"), id="count.find.cancel"),
+        Binding("f10", "submit", _("Create"), id="count.find.submit"),
+    ]
+
+    def __init__(self, total: int, summary: str) -> None:
+        super().__init__()
+        self.total = total
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form-frame"):
+            yield Static(_("Create a find request (paid)"), id="form-title")
+            with VerticalScroll(id="form-body"):
+                yield Static(
+                    ngettext(
+                        "{n} lawsuit matches: {summary}.",
+                        "{n} lawsuits match: {summary}.",
+                        self.total,
+                    ).format(n=format_int(self.total), summary=self.summary),
+                    id="fd-what",
+                    markup=False,
+                )
+                yield Static(
+                    _(
+                        "The Miner charges credits for each lawsuit it returns, priced by "
+                        "amount tier as your contract sets, and debits them when the request "
+                        "is created; a created request is not refunded."
+                    ),
+                    id="fd-cost",
+                    markup=False,
+                )
+                yield FieldBox(
+                    _("At most (lawsuits)"),
+                    Input(str(self.total), id="fd-cap"),
+                    field="cap",
+                    hint=_("Lower it to buy a sample: you pay only for what it returns."),
+                )
+            with Horizontal(id="form-buttons"):
+                yield Button(_("Cancel (Esc)"), id="fd-cancel", compact=True)
+                yield Button(
+                    _("Create and pay (F10)"), id="fd-submit", variant="warning", compact=True
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#fd-cap", Input).focus()
+
+    @on(Input.Submitted, "#fd-cap")
+    def _cap_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, "#fd-submit")
+    def _submit_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, "#fd-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_submit(self) -> None:
+        box = self.query_one("#box-cap", FieldBox)
+        try:
+            cap = parse_int(self.query_one("#fd-cap", Input).value, what=_("At most"), low=1)
+        except ValueError as exc:
+            box.set_error(str(exc))
+            return
+        box.set_error(None)
+        self.dismiss(cap)
