@@ -145,7 +145,10 @@ def _add_tui_options(parser: argparse.ArgumentParser, default: object) -> None:
         "--webhooks",
         action="store_true",
         default=default,
-        help=_("start the webhook receiver inside the app (F8 starts and stops it too)"),
+        help=_(
+            "start the webhook receiver inside the app (its Webhooks screen starts and stops "
+            "it too)"
+        ),
     )
 
 

@@ -123,6 +123,82 @@ def test_a_translation_that_drops_a_placeholder_is_reported(template: Any) -> No
     assert len(problems) == 1 and "placeholders differ" in problems[0]
 
 
+# --- (3b) no message writes a key by hand --------------------------------------------------
+
+# A key named in a message must be a placeholder filled with the key the user has (after the
+# keymap, in words: ui/keys.py), never a literal "r" or "Enter" that may not work there.
+_KEY = (
+    r"(?:Enter|Escape|Esc|Space|Espaço|Tab|Del|Backspace|Home|End|PgUp|PgDn|F[1-9][0-2]?"
+    r"|[Cc]trl[+-]\w+|[Ss]hift\+\w+|[Aa]lt\+\w+)"
+)
+KEY_NAMED_BY_HAND = [
+    re.compile(r"\b(?:[Pp]ress|[Tt]ecle|[Pp]ressione)\s+(?:[a-z/?](?![\w-])|" + _KEY + r")"),
+    re.compile(
+        r"(?<![\w{])[a-z/?]\s+(?:asks|opens|loads|stops|closes|cancels|saves|clears|shows"
+        r"|expands|filters|copies|goes|sends|counts|deletes)\b"
+    ),
+    re.compile(r"\((?:" + _KEY + r")\)"),
+    re.compile(r"(?<![\w{])" + _KEY + r"(?![\w}])"),
+]
+# Words that are keys only in other sentences, and the terminal's own Ctrl-C in the CLI.
+KEY_WORDS_ALLOWED = {"Writing to the cache at {path}. Ctrl-C stops."}
+KEY_WORD_IDS = {"Enter", "Esc", "Space", "Tab", "Backspace", "Del", "Ins", "Home", "End"}
+KEY_WORD_IDS |= {"PgUp", "PgDn"}  # ui/keys.py: the names of the keys themselves
+
+
+def keys_named_by_hand(text: str) -> list[str]:
+    return [m.group(0) for pattern in KEY_NAMED_BY_HAND for m in pattern.finditer(text)]
+
+
+def test_no_message_names_a_key_by_hand(template: Any, catalog: Any) -> None:
+    translations = {
+        message.id: message.string for message in catalog if message.id and not message.fuzzy
+    }
+    offenders: list[str] = []
+    for message_id in tool.ids(template):
+        for text in message_id if isinstance(message_id, tuple) else (message_id,):
+            if text in KEY_WORDS_ALLOWED or text in KEY_WORD_IDS:
+                continue
+            found = keys_named_by_hand(text)
+            translated = translations.get(message_id)
+            for shown in translated if isinstance(translated, tuple) else (translated or "",):
+                found += keys_named_by_hand(shown) if shown not in KEY_WORD_IDS else []
+            if found:
+                offenders.append(f"{text!r}: {found}")
+    assert offenders == [], "name keys with a placeholder (ui/keys.py):\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Press r to ask the court.",
+        "Provisional copy · r asks the court",
+        "Send (F10)",
+        "Enter opens the lawsuit.",
+        "Tecle r para consultar",
+        "Cancelar (Esc)",
+        "ctrl+r refreshes",
+    ],
+)
+def test_the_key_scan_catches_keys_written_by_hand(text: str) -> None:
+    assert keys_named_by_hand(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Press {key} to ask the court.",
+        "{key} asks the court for fresh data",
+        "Send ({key})",
+        "Delete request",
+        "The endpoint answered",
+        "Type a CNJ number, then {submit}",
+    ],
+)
+def test_the_key_scan_leaves_placeholders_and_plain_words(text: str) -> None:
+    assert keys_named_by_hand(text) == []
+
+
 # --- (4) no user-facing literal escapes `_` ------------------------------------------------
 
 # Words that are the same in both languages (names of documents, formats, the product).

@@ -26,6 +26,7 @@ from textual.worker import Worker, WorkerState
 from lawsuit_tui.i18n import _
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
+from lawsuit_tui.ui.keys import class_binding, key_word, words_of_key
 from lawsuit_tui.ui.messages import CacheChanged, ServicesReady, every_screen, post_to_every_screen
 from lawsuit_tui.ui.navigation import DESTINATIONS, HOME, destination
 from lawsuit_tui.ui.shell.following import RequestFollowing
@@ -366,17 +367,28 @@ class LawsuitApp(App[int]):
         self.notify(_("Copied {what}: {text}").format(what=what, text=text), timeout=4)
 
     def binding_key(self, binding_id: str) -> str:
-        """The key the user actually has for a binding id (after the keymap), for display."""
+        """The key the user actually has for a binding id (after the keymap), for display.
+
+        A binding of a screen not shown yet (a form being composed) is found in its class."""
         keys = self._keymap.get(binding_id)
         if keys:
-            key = keys.split(",")[0].strip()
-            return self.get_key_display(Binding(key, ""))
+            return words_of_key(self, keys)
         nodes: list[Any] = [self, self.screen, *every_screen(self)]
         for node in nodes:
             for _key, binding in node._bindings:
                 if binding.id == binding_id:
                     return self.get_key_display(binding)
-        return binding_id
+        binding = class_binding(binding_id)
+        return binding_id if binding is None else self.get_key_display(binding)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Named keys in words, in the reader's language (Enter, Esc, Espaço); the rest as
+        Textual shows them (``r``, ``f10``, ``^p``). The Footer and the help ask this too."""
+        if not binding.key_display:
+            word = key_word(binding.key.split(",")[0])
+            if word is not None:
+                return word
+        return super().get_key_display(binding)
 
     # --- status, movements, webhooks ----------------------------------------------------
 

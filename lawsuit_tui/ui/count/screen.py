@@ -79,8 +79,9 @@ class CountScreen(FramedScreen):
         "free. Choose the kind first: budget years and natures apply to judgement-bond, tags "
         "to sentence-execution. Tribunals are numbers made of the CNJ's J and TR digits "
         "(826 = TJSP, 403 = TRF3). The amount is a range or a tier, never both. The history "
-        "keeps every count: Enter on one puts its filter back in the form."
+        "keeps every count: {open} on one puts its filter back in the form."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
     CSS_PATH = "count.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -159,7 +160,12 @@ class CountScreen(FramedScreen):
                         yield Checkbox(_(TAG_LABELS[tag]), id=f"cn-tag-{tag.value}", compact=True)
                 yield Static("", id="cn-problems", markup=False)
                 with Horizontal(id="cn-buttons"):
-                    yield Button(_("Count (F10)"), id="cn-submit", variant="primary", compact=True)
+                    yield Button(
+                        _("Count ({key})").format(key=self.host.binding_key("count.submit")),
+                        id="cn-submit",
+                        variant="primary",
+                        compact=True,
+                    )
             with Vertical(id="count-side"):
                 yield Static(_("No count yet."), id="count-result")
                 yield Static(_("History"), id="count-history-title")

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
 
 
 def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str]]:
@@ -47,8 +48,8 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, screen: Screen[Any]) -> None:
         super().__init__()
         self._rows = binding_rows(screen)
-        help_text = getattr(screen, "HELP_TEXT", "")
-        self._intro = _(help_text) if help_text else ""
+        text_of = getattr(screen, "help_text", None)
+        self._intro = text_of() if callable(text_of) else ""
         title = getattr(screen, "screen_title", None)
         self._title = title() if callable(title) else ""
 
@@ -64,7 +65,9 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(f"  {key}", description)
         with VerticalScroll(id="help-box") as box:
             box.border_title = _("Keys: {screen}").format(screen=self._title or "lawsuit-tui")
-            box.border_subtitle = _("Escape closes")
+            box.border_subtitle = _("{key} closes").format(
+                key=host_of(self.app).binding_key("help.close")
+            )
             if self._intro:
                 yield Static(self._intro, id="help-intro")
             yield Static(table, id="help-keys")

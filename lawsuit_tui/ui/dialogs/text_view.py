@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, TextArea
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
 
 
 class TextViewScreen(ModalScreen[None]):
@@ -36,7 +37,9 @@ class TextViewScreen(ModalScreen[None]):
             id="text-view",
         )
         area.border_title = self._title
-        area.border_subtitle = _("Escape closes")
+        area.border_subtitle = _("{key} closes").format(
+            key=host_of(self.app).binding_key("text.close")
+        )
         yield area
         yield Footer()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -18,6 +18,7 @@ from lawsuit_tui.domain.formatting import format_date, format_datetime, format_m
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.lawsuit.tree import (
     AttachmentItem,
     LawsuitTree,
@@ -84,10 +85,15 @@ class LawsuitTreeScreen(FramedScreen):
 
     TITLE_TEXT = N_("Lawsuit")
     HELP_TEXT = N_(
-        "Space expands a branch; Enter opens what the line names: a step's whole text, an "
+        "{toggle} expands a branch; {open} opens what the line names: a step's whole text, an "
         "attachment's text, a related lawsuit. Steps are newest first, those new since the "
-        "previous version are marked NEW; / filters them by text."
+        "previous version are marked NEW; {filter} filters them by text."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "toggle": "lawsuit.toggle",
+        "open": "enter",
+        "filter": "lawsuit.filter",
+    }
     CSS_PATH = "lawsuit.tcss"
     AUTO_FOCUS = "#tree"
 
@@ -121,7 +127,12 @@ class LawsuitTreeScreen(FramedScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(_("Loading {code}…").format(code=self.code), id="lawsuit-header")
         yield Static("", id="lawsuit-banner")
-        yield Input(placeholder=_("Filter steps: type, then Enter · Escape clears"), id="filter")
+        yield Input(
+            placeholder=_("Filter steps: type, then {done} · {clear} clears").format(
+                **named_keys(self.app, {"done": "enter", "clear": "lawsuit.back"})
+            ),
+            id="filter",
+        )
         yield LawsuitTree(id="tree")
 
     def on_mount(self) -> None:
@@ -163,8 +174,8 @@ class LawsuitTreeScreen(FramedScreen):
             tree.loading = False
         if view is None:
             self.query_one("#lawsuit-header", Static).update(
-                _("The service holds no data for {code}. Press r to ask the court.").format(
-                    code=self.code
+                _("The service holds no data for {code}. Press {key} to ask the court.").format(
+                    code=self.code, key=self.host.binding_key("lawsuit.fresh")
                 )
             )
             return
@@ -189,8 +200,9 @@ class LawsuitTreeScreen(FramedScreen):
             )
         elif view.provisional:
             banner.update(
-                _("Provisional copy of {when} · r asks the court for fresh data").format(
-                    when=format_datetime(lawsuit.updated_at or view.stored_at)
+                _("Provisional copy of {when} · {key} asks the court for fresh data").format(
+                    when=format_datetime(lawsuit.updated_at or view.stored_at),
+                    key=self.host.binding_key("lawsuit.fresh"),
                 )
             )
         banner.set_class(view.provisional and not self.checked_at, "-provisional")

@@ -25,6 +25,7 @@ from lawsuit_tui.domain.formatting import format_date, format_document, format_i
 from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit, Party, RelatedLawsuit, Step
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.widgets.lawsuit_summaries import party_name
 
 PAGE = 200
@@ -435,8 +436,10 @@ class LawsuitTree(Tree[NodeData]):
         if rest > 0:
             label = Text(
                 "… "
-                + _("{n} more of {total}: Enter shows them").format(
-                    n=format_int(min(rest, PAGE)), total=format_int(len(items))
+                + _("{n} more of {total}: {key} shows them").format(
+                    n=format_int(min(rest, PAGE)),
+                    total=format_int(len(items)),
+                    key=words_of_key(self.app, "enter"),
                 ),
                 style="italic",
             )

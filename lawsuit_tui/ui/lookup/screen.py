@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,6 +26,7 @@ from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import credential_problem
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
@@ -83,9 +84,11 @@ class LookupScreen(FramedScreen):
     TITLE_TEXT = N_("Lookup")
     HELP_TEXT = N_(
         "Type or paste a CNJ number, CPF, CNPJ (alphanumeric too) or OAB (123456/SP) and press "
-        "Enter: the service's stored data answers at once, without cost. From the results, open "
-        "a lawsuit, ask the court for fresh data, copy the CNJ number or export the lawsuit."
+        "{submit}: the service's stored data answers at once, without cost. From the results, "
+        "open a lawsuit, ask the court for fresh data, copy the CNJ number or export the "
+        "lawsuit."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"submit": "lookup.submit"}
     CSS_PATH = "lookup.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -108,7 +111,9 @@ class LookupScreen(FramedScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
             yield IdentifierInput(
-                placeholder=_("CNJ number, CPF, CNPJ or OAB — then Enter"),
+                placeholder=_("CNJ number, CPF, CNPJ or OAB — then {key}").format(
+                    key=self.host.binding_key("lookup.submit")
+                ),
                 id="search",
                 select_on_focus=False,
             )
@@ -255,8 +260,8 @@ class LookupScreen(FramedScreen):
                 title.update(
                     f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
                     + _(
-                        "Press {key} to open the vault for this court, Escape to search again."
-                    ).format(key=vault_key)
+                        "Press {key} to open the vault for this court, {search} to search again."
+                    ).format(key=vault_key, search=self.host.binding_key("lookup.focus_search"))
                 )
                 self.query_one("#suggestions", OptionList).display = False
                 table.display = False
@@ -277,9 +282,16 @@ class LookupScreen(FramedScreen):
         title = self.query_one("#results-title", Static)
         count = len(result.lawsuits)
         if count == 0:
+            # The field would type the key the message names: the focus leaves it (D145).
             title.update(
-                _("No lawsuit held for {key}. Press r to ask the court.").format(
-                    key=result.key.display
+                _(
+                    "No lawsuit held for {key}. Press {fresh} to ask the court (a new "
+                    "request), {search} to search again."
+                ).format(
+                    key=result.key.display,
+                    **named_keys(
+                        self.app, {"fresh": "lookup.fresh", "search": "lookup.focus_search"}
+                    ),
                 )
             )
         else:
@@ -294,8 +306,12 @@ class LookupScreen(FramedScreen):
         table.set_items(result.lawsuits)
         table.display = count > 0
         self.query_one("#suggestions", OptionList).display = False
-        if count and self.focused is self.query_one("#search", Input):
-            table.focus()
+        if self.focused is self.query_one("#search", Input):
+            if count:
+                table.focus()
+            else:
+                self.set_focus(None)
+        self.refresh_bindings()
 
     # --- results -------------------------------------------------------------------------
 

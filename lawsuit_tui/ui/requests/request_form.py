@@ -6,7 +6,7 @@ wrong. The service's 400 and 422 answers name fields too: they are shown beside 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -25,6 +25,7 @@ from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_se
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.framed_screen import FramedScreen
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import FieldBox, service_problems, show_problems
 
 if TYPE_CHECKING:
@@ -163,8 +164,9 @@ class RequestFormScreen(FramedScreen):
     AUTO_FOCUS = "#rf-search_key"
     HELP_TEXT = N_(
         "Every field of a request. Only the search type and key are required; the rest "
-        "have the service's defaults. F10 sends; fields say what is wrong as you type."
+        "have the service's defaults. {send} sends; fields say what is wrong as you type."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"send": "request_form.send"}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f10", "send", _("Send"), id="request_form.send", priority=True),
@@ -260,8 +262,18 @@ class RequestFormScreen(FramedScreen):
                     yield _field(_("Amount up to"), "amount_max", placeholder="R$ 50.000,00")
             yield Static("", id="form-error", classes="field-error")
             with Horizontal(id="form-buttons"):
-                yield Button(_("Send (F10)"), id="send", variant="primary", compact=True)
-                yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "request_form.send", "cancel": "request_form.cancel"}
+                )
+                yield Button(
+                    _("Send ({key})").format(key=keys["send"]),
+                    id="send",
+                    variant="primary",
+                    compact=True,
+                )
+                yield Button(
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
+                )
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:

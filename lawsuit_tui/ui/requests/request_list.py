@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -94,8 +94,9 @@ class RequestsScreen(FramedScreen):
     HELP_TEXT = N_(
         "Requests ask the courts for fresh data; their responses arrive over seconds or "
         "minutes. The list shows the local cache at once and is then refreshed from the "
-        "service; followed requests update live. Enter opens a request's responses."
+        "service; followed requests update live. {open} opens a request's responses."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
     CSS_PATH = "requests.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [

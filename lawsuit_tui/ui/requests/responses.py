@@ -32,6 +32,7 @@ from lawsuit_tui.services.request_responses import (
 )
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
@@ -120,8 +121,9 @@ class ResponsesScreen(FramedScreen):
     HELP_TEXT = N_(
         "The responses of one request, in the order they arrived. A provisional response is "
         "the service's stored copy; the definitive one from the court replaces it and says "
-        "what changed. Enter opens a lawsuit; errors say what happened and what to do."
+        "what changed. {open} opens a lawsuit; errors say what happened and what to do."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
     CSS_PATH = "responses.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -286,7 +288,11 @@ class ResponsesScreen(FramedScreen):
             else:
                 detail.update(_("Waiting for the first response…"))
             return
-        detail.update(detail_renderable(row, self.host.binding_key("responses.vault")))
+        detail.update(
+            detail_renderable(
+                row, self.host.binding_key("responses.vault"), words_of_key(self.app, "enter")
+            )
+        )
         self.refresh_bindings()
 
     # --- live ----------------------------------------------------------------------------
@@ -433,7 +439,7 @@ class ResponsesScreen(FramedScreen):
         )
 
 
-def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
+def detail_renderable(row: ResponseRow, vault_key: str, open_key: str) -> Any:
     response = row.response
     error = response.application_error
     if error is not None:
@@ -477,7 +483,7 @@ def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
             lines.append(
                 Text(_("Since the previous version: {news}").format(news=news), style="bold")
             )
-        lines.append(Text(_("Enter opens the lawsuit."), style="dim"))
+        lines.append(Text(_("{key} opens the lawsuit.").format(key=open_key), style="dim"))
         return Text("\n").join(lines)
     if isinstance(data, dict):
         import json

@@ -7,7 +7,7 @@ the previous stored version are marked; the table says how many steps each movem
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
@@ -50,10 +50,11 @@ class TrackingDetailScreen(FramedScreen):
 
     TITLE_TEXT = N_("Tracking")
     HELP_TEXT = N_(
-        "Every field of the tracking and the movements it produced, newest first. Enter on a "
+        "Every field of the tracking and the movements it produced, newest first. {open} on a "
         "movement opens the lawsuit, with the new steps marked. Pause, resume, edit or delete "
         "the tracking from here too."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "trackings.detail.open"}
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -24,6 +24,7 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.errors import describe_error, is_conflict, is_not_available
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys, words_of_key
 from lawsuit_tui.ui.trackings.tracking_text import search_label, type_label
 from lawsuit_tui.ui.widgets.form import (
     FieldBox,
@@ -191,9 +192,16 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     field="callback",
                 )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Cancel (Esc)"), id="tf-cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "trackings.form.submit", "cancel": "trackings.form.cancel"}
+                )
                 yield Button(
-                    _("Save (F10)") if record else _("Register (F10)"),
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="tf-cancel", compact=True
+                )
+                yield Button(
+                    (_("Save ({key})") if record else _("Register ({key})")).format(
+                        key=keys["send"]
+                    ),
                     id="tf-submit",
                     compact=True,
                     variant="primary",
@@ -281,8 +289,8 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
             elif exc.candidate is not None:
                 self._accept_check_digits_for = text
                 errors["search-key"] = _(
-                    "{problem} Send again (Enter) to track it as typed."
-                ).format(problem=exc.message)
+                    "{problem} Send again ({key}) to track it as typed."
+                ).format(problem=exc.message, key=words_of_key(self.app, "enter"))
                 return None
             else:
                 errors["search-key"] = exc.message

@@ -14,7 +14,7 @@ a tracking whose run produced new responses raises a notice (``app.announce``) t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -108,9 +108,10 @@ class TrackingsScreen(FramedScreen):
         "Lawsuits and documents the service monitors for you. Each runs every few days (or at "
         "a fixed time) and reports new steps or newly found lawsuits as movements. The list "
         "opens from the cache and then refreshes from the service. Filter by status and by "
-        "text; open a tracking with Enter to see every field and its movements, newest first. "
-        "New movements raise a notice: press the key it names to go there."
+        "text; open a tracking with {open} to see every field and its movements, newest "
+        "first. New movements raise a notice: press the key it names to go there."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "trackings.open"}
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -40,6 +40,7 @@ from lawsuit_tui.services.vault import (
 )
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import (
     FORM_DIALOG_CSS,
     FieldBox,
@@ -224,8 +225,18 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
                         hint=_("Sent once, never stored or shown."),
                     )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Cancel (Esc)"), id="cf-cancel", compact=True)
-                yield Button(_("Register (F10)"), id="cf-submit", variant="primary", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "vault.form.submit", "cancel": "vault.form.cancel"}
+                )
+                yield Button(
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="cf-cancel", compact=True
+                )
+                yield Button(
+                    _("Register ({key})").format(key=keys["send"]),
+                    id="cf-submit",
+                    variant="primary",
+                    compact=True,
+                )
 
     def on_mount(self) -> None:
         self._show_kind(self.initial_kind)
