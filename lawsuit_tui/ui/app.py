@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, current_language
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.keys import class_binding, key_word, words_of_key
@@ -154,6 +154,8 @@ class LawsuitApp(App[int]):
         )
         for item in DESTINATIONS:
             self.add_mode(item.id, self._mode_factory(item.id))
+        if self._settings is not None:
+            self.apply_display_zone()
         if settings.theme in self.available_themes:
             self.theme = settings.theme
 
@@ -197,7 +199,16 @@ class LawsuitApp(App[int]):
         except ConfigError as error:
             self.exit(return_code=2, message=f"lawsuit-tui: {error}")
             return False
+        self.apply_display_zone()
         return True
+
+    def apply_display_zone(self) -> None:
+        """Show times in the user's zone (D146): the setting, else by the language in force
+        (Brasília for pt-BR), so a language switch may move them too."""
+        from lawsuit_tui.config import display_zone
+        from lawsuit_tui.domain.formatting import set_display_zone
+
+        set_display_zone(display_zone(self.settings.timezone, current_language()))
 
     @work(exclusive=True, group="app.context", exit_on_error=False)
     async def _open_services(self) -> None:

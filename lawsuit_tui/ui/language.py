@@ -158,6 +158,9 @@ def switch_language(
     data reloads from the cache.
     """
     applied = set_language(language)
+    zone_follows = getattr(app, "apply_display_zone", None)
+    if callable(zone_follows) and getattr(app, "_settings", None) is not None:
+        zone_follows()  # before any text is redone: times follow the language's default zone
     if rebuild_screens:
         _rebuild_modes(app)
     retranslate_bindings(app)
