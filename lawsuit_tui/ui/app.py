@@ -392,6 +392,22 @@ class LawsuitApp(App[int]):
         binding = class_binding(binding_id)
         return binding_id if binding is None else self.get_key_display(binding)
 
+    async def paid_call_allowed(self, what: str) -> bool:
+        """Read-only means nothing kept and nothing paid unless asked (D147): each paid or
+        lasting call of a read-only session is confirmed first."""
+        if not self.read_only:
+            return True
+        from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+
+        question = _(
+            "{what}?\n\nThis session is read-only: nothing is kept in the cache, and calls "
+            "that cost or last (requests, trackings) are made only when you confirm each one."
+        ).format(what=what)
+        answer = await self.push_screen_wait(
+            ConfirmScreen(_("A paid call in read-only mode"), question, yes=_("Make the call"))
+        )
+        return bool(answer)
+
     def get_key_display(self, binding: Binding) -> str:
         """Named keys in words, in the reader's language (Enter, Esc, Espaço); the rest as
         Textual shows them (``r``, ``f10``, ``^p``). The Footer and the help ask this too."""
@@ -420,6 +436,7 @@ class LawsuitApp(App[int]):
             following=status.following,
             cache_writable=status.cache_writable,
             cache_message=status.cache_message or "",
+            read_only=self.read_only,
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -16,9 +17,11 @@ from textual.widgets import Input, Static, Tree
 
 from lawsuit_tui.domain.formatting import format_date, format_datetime, format_money
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.keys import named_keys
+from lawsuit_tui.ui.lawsuit.fresh_answer import FreshAnswer
 from lawsuit_tui.ui.lawsuit.tree import (
     AttachmentItem,
     LawsuitTree,
@@ -29,11 +32,9 @@ from lawsuit_tui.ui.lawsuit.tree import (
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
-    from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit
+    from lawsuit_tui.domain.lawsuit import Attachment
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.services.results import LawsuitView
+    from lawsuit_tui.services.results import LawsuitView, ResponseArrived
     from lawsuit_tui.ui.messages import RequestFollowEvent
 
 
@@ -118,7 +119,9 @@ class LawsuitTreeScreen(FramedScreen):
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
         self.checked_at: str | None = None
-        """When a fresh request ended without changing the stored copy (formatted)."""
+        """When the last fresh request ended (formatted)."""
+        self.fresh: FreshAnswer | None = None
+        """What the court's answer to the fresh request of this screen brought."""
 
     def screen_title(self) -> str:
         suffix = f" · {self.instance}º" if self.instance else ""
@@ -188,25 +191,28 @@ class LawsuitTreeScreen(FramedScreen):
             self.instance = lawsuit.instance
             self.set_screen_title(self.screen_title())
         self.query_one("#lawsuit-header", Static).update(header_table(lawsuit))
-        banner = self.query_one("#lawsuit-banner", Static)
-        banner.display = view.provisional or bool(self.followed_request)
-        if self.followed_request:
-            banner.update(_("Asking the court for fresh data…"))
-        elif view.provisional and self.checked_at:
-            banner.update(
-                _("The court has nothing newer than this copy (checked {when}).").format(
-                    when=self.checked_at
-                )
-            )
-        elif view.provisional:
-            banner.update(
-                _("Provisional copy of {when} · {key} asks the court for fresh data").format(
-                    when=format_datetime(lawsuit.updated_at or view.stored_at),
-                    key=self.host.binding_key("lawsuit.fresh"),
-                )
-            )
-        banner.set_class(view.provisional and not self.checked_at, "-provisional")
+        self._show_banner()
         self.query_one(LawsuitTree).show(lawsuit, view.new_step_ids, view.new_attachment_ids)
+
+    def _show_banner(self) -> None:
+        """Where this copy comes from: provisional, being asked, or what the court's answer
+        changed (never a line that vanishes with nothing in its place)."""
+        view = self.view
+        banner = self.query_one("#lawsuit-banner", Static)
+        text = ""
+        if self.followed_request:
+            text = _("Asking the court for fresh data…")
+        elif self.fresh is not None:
+            text = self.fresh.text(self.checked_at or "")
+        elif view is not None and view.provisional:
+            text = _("Provisional copy of {when} · {key} asks the court for fresh data").format(
+                when=format_datetime(view.lawsuit.updated_at or view.stored_at),
+                key=self.host.binding_key("lawsuit.fresh"),
+            )
+        banner.display = bool(text)
+        banner.update(text)
+        provisional = view is not None and view.provisional and self.fresh is None
+        banner.set_class(provisional and not self.followed_request, "-provisional")
 
     # --- fresh data ----------------------------------------------------------------------
 
@@ -216,13 +222,16 @@ class LawsuitTreeScreen(FramedScreen):
     @work(exclusive=True, group="lawsuit.fresh", exit_on_error=False)
     async def _fresh(self) -> None:
         context = await self.services()
+        if not await self.host.paid_call_allowed(
+            _("Ask the court for fresh data of {code}").format(code=self.code)
+        ):
+            return
         records = await context.lawsuits.refresh(self.code)
         if not records:
             return
         self.followed_request = records[0].request_id
-        banner = self.query_one("#lawsuit-banner", Static)
-        banner.display = True
-        banner.update(_("Asking the court for fresh data…"))
+        self.fresh = FreshAnswer()
+        self._show_banner()
         self.host.follow_request(self.followed_request)
 
     def on_request_follow_event(self, message: RequestFollowEvent) -> None:
@@ -232,26 +241,62 @@ class LawsuitTreeScreen(FramedScreen):
 
         event = message.event
         if isinstance(event, ResponseArrived):
-            self._reload(None)
+            self._arrived(event)
         elif isinstance(event, Completed):
             self.followed_request = None
             self.checked_at = format_datetime(event.record.completed_at or event.record.updated_at)
-            self._reload(message.request_id)
+            self._reload(completed=True)
+
+    def _arrived(self, event: ResponseArrived) -> None:
+        """A response of the request asked from here: an error is kept for the end; a copy of
+        this lawsuit is shown at once, from the cache, or as it came when the cache keeps
+        nothing (read-only)."""
+        from lawsuit_tui.services.results import LawsuitView
+
+        response = event.response
+        answer = self.fresh if self.fresh is not None else FreshAnswer()
+        self.fresh = answer
+        if response.application_error is not None:
+            answer.errors.append(str(response.application_error.code or ""))
+            return
+        lawsuit = response.response_data
+        if not isinstance(lawsuit, Lawsuit) or lawsuit.code != self.code:
+            return
+        if self.instance is not None and lawsuit.instance not in (None, self.instance):
+            return
+        change = event.change
+        if change is None and self.view is not None:
+            context = self.host.services
+            if context is not None:
+                change = context.lawsuits.changes_between(self.view.lawsuit, lawsuit)
+        answer.add(event.provisional, change)
+        if self.host.services is not None and not self.host.services.cache.writable:
+            self.show_view(
+                LawsuitView(
+                    lawsuit=lawsuit,
+                    provisional=event.provisional,
+                    stored_at=datetime.now(UTC),
+                    new_step_ids=set(change.new_step_ids) if change else set(),
+                    new_attachment_ids=set(change.new_attachment_ids) if change else set(),
+                )
+            )
+            return
+        self._reload(completed=False)
 
     @work(exclusive=True, group="lawsuit.reload", exit_on_error=False)
-    async def _reload(self, completed_request: str | None) -> None:
+    async def _reload(self, *, completed: bool) -> None:
         context = await self.services()
         view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
         if view is not None:
             self.show_view(view)
-        if completed_request is None:
+        else:
+            self._show_banner()  # a read-only cache keeps nothing: the screen shows what came
+        if not completed or self.fresh is None:
             return
-        responses = await asyncio.to_thread(context.requests.cached_responses, completed_request)
-        errors = [r.application_error for r in responses if r.application_error is not None]
-        if errors:
+        if self.fresh.errors:
             from lawsuit_tui.ui.errors import explain_application_error
 
-            explanation = explain_application_error(errors[-1].code)
+            explanation = explain_application_error(self.fresh.errors[-1])
             self.notify(
                 f"{explanation.code}: {explanation.meaning}\n{explanation.action}",
                 title=_("The court did not answer"),

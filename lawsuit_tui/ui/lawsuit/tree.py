@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
-from textual.widgets.tree import TreeNode
+from textual.widgets.tree import TreeNode, UnknownNodeID
 from textual.worker import Worker, WorkerState
 
 from lawsuit_tui.domain.enums import Side
@@ -171,6 +171,34 @@ def related_label(item: RelatedItem) -> Text:
     return label
 
 
+def _item_key(item: object) -> str:
+    if isinstance(item, Step):
+        return f"step:{item.step_id or ''}"
+    if isinstance(item, Attachment):
+        return f"attachment:{item.attachment_id or ''}"
+    return ""
+
+
+def _node_key(node: TreeNode[NodeData]) -> str:
+    """What a line is, the same in two versions of a lawsuit: a group by kind (a year by its
+    year), a step or an attachment by id, a related lawsuit by number, another line by its
+    title under its parent's key ("" for a "more" line and the root)."""
+    data = node.data
+    if isinstance(data, Group):
+        return f"group:{data.kind}:{data.key}"
+    if isinstance(data, StepItem):
+        return _item_key(data.step)
+    if isinstance(data, AttachmentItem):
+        return f"{_node_key(node.parent) if node.parent else ''}/{_item_key(data.attachment)}"
+    if isinstance(data, RelatedItem):
+        return f"related:{data.related.code}:{data.related.instance}:{data.main}"
+    if isinstance(data, MoreItem) or node.parent is None:
+        return ""
+    label = node.label.plain if isinstance(node.label, Text) else str(node.label)
+    parent = _node_key(node.parent)
+    return f"{parent}/{label.split(' (')[0]}"
+
+
 class LawsuitTree(Tree[NodeData]):
     """The tree of one lawsuit; ``show(lawsuit, new_step_ids, new_attachment_ids)`` fills it."""
 
@@ -189,6 +217,8 @@ class LawsuitTree(Tree[NodeData]):
         self._new_attachments: set[str] = set()
         self._filter = ""
         self._steps_node: TreeNode[NodeData] | None = None
+        self._restore_expanded: set[str] = set()
+        self._restore_cursor = ""
         self._generation = 0
         self.filling = False
         """True while a group is still receiving its chunks (tests wait on it)."""
@@ -201,11 +231,16 @@ class LawsuitTree(Tree[NodeData]):
         new_step_ids: Iterable[str] = (),
         new_attachment_ids: Iterable[str] = (),
     ) -> None:
-        expanded = {
-            str(node.label.plain if isinstance(node.label, Text) else node.label).split(" (")[0]
-            for node in self.root.children
-            if node.is_expanded
-        }
+        """Fill the tree with ``lawsuit``; a new version of the one on show keeps the reader's
+        place: what was expanded opens again (lazy groups as they fill) and the cursor goes
+        back to the line it was on (a step past the first page brings its page)."""
+        expanded = {_node_key(node) for node in self._walk() if node.is_expanded}
+        cursor = self.cursor_node
+        # A place not yet restored (a version arrived while the last one was filling) stays
+        # the place to go back to.
+        self._restore_expanded = (expanded | self._restore_expanded) - {""}
+        if not self._restore_cursor:
+            self._restore_cursor = _node_key(cursor) if cursor is not None else ""
         self._generation += 1
         self._lawsuit = lawsuit
         self._index = _index(lawsuit)
@@ -228,11 +263,43 @@ class LawsuitTree(Tree[NodeData]):
         )
         self._add_related(root, lawsuit)
         self._add_history(root, lawsuit)
-        for node in root.children:
-            title = node.label.plain if isinstance(node.label, Text) else str(node.label)
-            if title.split(" (")[0] in expanded and node.allow_expand:
-                node.expand()
         self.move_cursor_to_line(0)
+        self._restore(root)
+
+    # --- keeping the reader's place ------------------------------------------------------
+
+    def _walk(self) -> Iterable[TreeNode[NodeData]]:
+        pending = list(self.root.children)
+        while pending:
+            node = pending.pop()
+            yield node
+            pending.extend(node.children)
+
+    def _put_cursor(self, node: TreeNode[NodeData], key: str) -> None:
+        # The place counts as restored only once the cursor is there: a newer version may
+        # have rebuilt the tree meanwhile, and must restore it in turn.
+        if self._restore_cursor != key:
+            return
+        try:
+            self.get_node_by_id(node.id)
+        except UnknownNodeID:
+            return
+        self._restore_cursor = ""
+        self.move_cursor(node)
+
+    def _restore(self, parent: TreeNode[NodeData]) -> None:
+        """Open again what was open under ``parent`` and put the cursor back when its line is
+        there (lazy groups call this as their children arrive)."""
+        pending = list(parent.children)
+        while pending:
+            node = pending.pop(0)
+            key = _node_key(node)
+            if key and key == self._restore_cursor:
+                self.call_after_refresh(self._put_cursor, node, key)
+            if key in self._restore_expanded and node.allow_expand and not node.is_expanded:
+                self._restore_expanded.discard(key)
+                node.expand()
+            pending.extend(node.children)
 
     def _add_parties(self, root: TreeNode[NodeData], parties: Sequence[Party]) -> None:
         node = root.add(
@@ -404,6 +471,7 @@ class LawsuitTree(Tree[NodeData]):
             if news[year]:
                 label.append("  " + _("{n} new").format(n=format_int(news[year])), "reverse")
             node.add(label, data=Group("year", year))
+        self._restore(node)
 
     async def _add_page(
         self,
@@ -422,7 +490,21 @@ class LawsuitTree(Tree[NodeData]):
         if not items:
             node.add_leaf(Text(_("nothing matches"), style="dim italic"))
             return
-        page = items[start : start + PAGE]
+        stop = start + PAGE
+        wanted = self._restore_cursor
+        if "step:" in wanted or "attachment:" in wanted:
+            # The line the cursor was on lies further down: bring the pages up to it.
+            found = next(
+                (
+                    n
+                    for n in range(start, len(items))
+                    if wanted.endswith(_item_key(items[n])) and _item_key(items[n])
+                ),
+                None,
+            )
+            if found is not None and found >= stop:
+                stop = found + 1
+        page = items[start:stop]
         for offset in range(0, len(page), CHUNK):
             if generation != self._generation:
                 return  # refilled (new version, new filter) meanwhile
@@ -444,6 +526,7 @@ class LawsuitTree(Tree[NodeData]):
                 style="italic",
             )
             node.add_leaf(label, data=MoreItem(items, start + len(page)))
+        self._restore(node)
 
     def _add_step(self, node: TreeNode[NodeData], step: Step) -> None:
         attachments = self._index.by_step.get(step.step_id or "", [])
@@ -469,6 +552,8 @@ class LawsuitTree(Tree[NodeData]):
     def filter_steps(self, text: str) -> None:
         """Show only the steps whose content, type or date contains ``text``."""
         self._filter = text.strip()
+        self._restore_expanded.clear()  # a new filter is a new place
+        self._restore_cursor = ""
         self._generation += 1
         node = self._steps_node
         if node is None:

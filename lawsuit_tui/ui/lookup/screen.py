@@ -370,6 +370,10 @@ class LookupScreen(FramedScreen):
     @work(exclusive=True, group="lookup.fresh", exit_on_error=False)
     async def _fresh(self, code: str) -> None:
         context = await self.services()
+        if not await self.host.paid_call_allowed(
+            _("Ask the court for fresh data of {code}").format(code=code)
+        ):
+            return
         records = await context.lawsuits.refresh(code)
         if records:
             self.notify(

@@ -508,6 +508,8 @@ class RequestFormScreen(FramedScreen):
         button = self.query_one("#send", Button)
         button.disabled = True
         try:
+            if not await self.host.paid_call_allowed(_("Send this request")):
+                return
             records = await context.requests.create(body)
         except (BadRequest, Unprocessable) as error:
             self._show_service_errors(error)

@@ -34,7 +34,12 @@ from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
-from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
+from lawsuit_tui.ui.widgets.lawsuit_summaries import (
+    lawsuit_class,
+    lawsuit_court,
+    lawsuit_parties,
+    news_words,
+)
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
@@ -61,28 +66,12 @@ def about(response: ResponseRecord) -> str:
 def news_text(change: Change | None) -> str:
     if change is None or change.first_version or change.ignored:
         return ""
-    parts = []
-    if change.new_step_ids:
-        parts.append(
-            ngettext("{n} new step", "{n} new steps", len(change.new_step_ids)).format(
-                n=format_int(len(change.new_step_ids))
-            )
-        )
-    if change.new_attachment_ids:
-        parts.append(
-            ngettext(
-                "{n} new attachment", "{n} new attachments", len(change.new_attachment_ids)
-            ).format(n=format_int(len(change.new_attachment_ids)))
-        )
-    if change.new_party_names:
-        parts.append(
-            ngettext("{n} new party", "{n} new parties", len(change.new_party_names)).format(
-                n=format_int(len(change.new_party_names))
-            )
-        )
-    if not parts and change.replaced_provisional:
+    news = news_words(
+        len(change.new_step_ids), len(change.new_attachment_ids), len(change.new_party_names)
+    )
+    if not news and change.replaced_provisional:
         return _("no change")
-    return ", ".join(parts)
+    return news
 
 
 def kind_text(row: ResponseRow) -> Text:

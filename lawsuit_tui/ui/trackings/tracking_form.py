@@ -433,6 +433,8 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
         try:
             ctx = await host_of(self.app).context()
             if isinstance(body, TrackingCreateBody):
+                if not await host_of(self.app).paid_call_allowed(_("Register this tracking")):
+                    return
                 record: object = await ctx.trackings.create(body)
             else:
                 assert self.record is not None
