@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Attachment
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LawsuitView, ResponseArrived
-    from lawsuit_tui.ui.messages import RequestFollowEvent
+    from lawsuit_tui.ui.messages import LanguageChanged, RequestFollowEvent
 
 
 def _view_from(
@@ -130,13 +130,21 @@ class LawsuitTreeScreen(FramedScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(_("Loading {code}…").format(code=self.code), id="lawsuit-header")
         yield Static("", id="lawsuit-banner")
-        yield Input(
-            placeholder=_("Filter steps: type, then {done} · {clear} clears").format(
-                **named_keys(self.app, {"done": "enter", "clear": "lawsuit.back"})
-            ),
-            id="filter",
-        )
+        yield Input(placeholder=self._filter_placeholder(), id="filter")
         yield LawsuitTree(id="tree")
+
+    def _filter_placeholder(self) -> str:
+        return _("Filter steps: type, then {done} · {clear} clears").format(
+            **named_keys(self.app, {"done": "enter", "clear": "lawsuit.back"})
+        )
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        """The header, the banner and the tree again in the new language (D148), the
+        reader's place in the tree kept."""
+        super().on_language_changed(message)
+        self.query_one("#filter", Input).placeholder = self._filter_placeholder()
+        if self.view is not None:
+            self.show_view(self.view)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from lawsuit_tui.domain.enums import Side
 from lawsuit_tui.domain.formatting import format_date, format_document, format_int
 from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit, Party, RelatedLawsuit, Step
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, untranslate
 from lawsuit_tui.ui.host import host_of
 from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.widgets.lawsuit_summaries import party_name
@@ -196,7 +196,7 @@ def _node_key(node: TreeNode[NodeData]) -> str:
         return ""
     label = node.label.plain if isinstance(node.label, Text) else str(node.label)
     parent = _node_key(node.parent)
-    return f"{parent}/{label.split(' (')[0]}"
+    return f"{parent}/{untranslate(label.split(' (')[0])}"  # the same in either language
 
 
 class LawsuitTree(Tree[NodeData]):

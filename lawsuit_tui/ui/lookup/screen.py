@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LookupResult
+    from lawsuit_tui.ui.messages import LanguageChanged
 
 
 class IdentifierInput(Input):
@@ -107,13 +108,12 @@ class LookupScreen(FramedScreen):
         self._samples: list[Suggestion] = []
         self._locked: SearchKey | None = None
         """A lawsuit the service would not show for want of a court credential."""
+        self._locked_error: BaseException | None = None
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
             yield IdentifierInput(
-                placeholder=_("CNJ number, CPF, CNPJ or OAB — then {key}").format(
-                    key=self.host.binding_key("lookup.submit")
-                ),
+                placeholder=self._placeholder(),
                 id="search",
                 select_on_focus=False,
             )
@@ -194,14 +194,11 @@ class LookupScreen(FramedScreen):
             # A cleared field starts over: recent searches and samples come back.
             self._result = None
             self._locked = None
+            self._locked_error = None
             self.query_one("#results", PagedTable).display = False
             self.query_one("#results-title", Static).update("")
             self._show_suggestions()
-        info = detect_partial(event.value)
-        hint = self.query_one("#search-hint", Static)
-        hint.update(info.message)
-        hint.set_class(info.error is not None, "-error")
-        hint.set_class(info.key is not None, "-ok")
+        self._hint(event.value)
 
     @on(Input.Submitted, "#search")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -253,16 +250,10 @@ class LookupScreen(FramedScreen):
         try:
             result = await context.lookup.lookup(key)
         except Exception as error:
-            explanation = credential_problem(error)
-            if explanation is not None:
+            if credential_problem(error) is not None:
                 self._locked = key
-                vault_key = self.host.binding_key("lookup.vault")
-                title.update(
-                    f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
-                    + _(
-                        "Press {key} to open the vault for this court, {search} to search again."
-                    ).format(key=vault_key, search=self.host.binding_key("lookup.focus_search"))
-                )
+                self._locked_error = error
+                title.update(self._locked_text())
                 self.query_one("#suggestions", OptionList).display = False
                 table.display = False
                 self.set_focus(None)  # so that the key reaches the screen, not the field
@@ -276,9 +267,59 @@ class LookupScreen(FramedScreen):
         self._show_result(result)
         self._show_suggestions()
 
+    def _locked_text(self) -> str:
+        key, error = self._locked, self._locked_error
+        explanation = credential_problem(error) if error is not None else None
+        if key is None or explanation is None:
+            return ""
+        return f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n" + _(
+            "Press {key} to open the vault for this court, {search} to search again."
+        ).format(
+            key=self.host.binding_key("lookup.vault"),
+            search=self.host.binding_key("lookup.focus_search"),
+        )
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        """Every text of the screen again, from what it shows (D148): nothing is searched
+        again, the field keeps what was typed, the list its place."""
+        super().on_language_changed(message)
+        search = self.query_one("#search", Input)
+        search.placeholder = self._placeholder()
+        self._hint(search.value)
+        if self._locked is not None:
+            self.query_one("#results-title", Static).update(self._locked_text())
+        elif self._result is not None:
+            self._show_title(self._result)
+        self._show_suggestions()
+
+    def _placeholder(self) -> str:
+        return _("CNJ number, CPF, CNPJ or OAB — then {key}").format(
+            key=self.host.binding_key("lookup.submit")
+        )
+
+    def _hint(self, text: str) -> None:
+        info = detect_partial(text)
+        hint = self.query_one("#search-hint", Static)
+        hint.update(info.message)
+        hint.set_class(info.error is not None, "-error")
+        hint.set_class(info.key is not None, "-ok")
+
     def _show_result(self, result: LookupResult) -> None:
         self._result = result
         table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)
+        count = len(result.lawsuits)
+        self._show_title(result)
+        table.set_items(result.lawsuits)
+        table.display = count > 0
+        self.query_one("#suggestions", OptionList).display = False
+        if self.focused is self.query_one("#search", Input):
+            if count:
+                table.focus()
+            else:
+                self.set_focus(None)
+        self.refresh_bindings()
+
+    def _show_title(self, result: LookupResult) -> None:
         title = self.query_one("#results-title", Static)
         count = len(result.lawsuits)
         if count == 0:
@@ -303,15 +344,6 @@ class LookupScreen(FramedScreen):
                     count,
                 ).format(count=format_int(count), key=result.key.display, source=source)
             )
-        table.set_items(result.lawsuits)
-        table.display = count > 0
-        self.query_one("#suggestions", OptionList).display = False
-        if self.focused is self.query_one("#search", Input):
-            if count:
-                table.focus()
-            else:
-                self.set_focus(None)
-        self.refresh_bindings()
 
     # --- results -------------------------------------------------------------------------
 

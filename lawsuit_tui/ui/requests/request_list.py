@@ -27,7 +27,7 @@ from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
+    from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
 
 PAGE_SIZE = 50
 
@@ -256,6 +256,11 @@ class RequestsScreen(FramedScreen):
             self.table.update_item(record)
         else:
             self._reload_cache()
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        super().on_language_changed(message)
+        if self.loaded_from_service or self.records:
+            self._show()
 
     def on_cache_changed(self, message: CacheChanged) -> None:
         """A webhook delivery (or the writer process) stored something: read the cache."""

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
+    from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
 
 
 def about(response: ResponseRecord) -> str:
@@ -318,6 +318,11 @@ class ResponsesScreen(FramedScreen):
             if isinstance(event, Completed):
                 self.completed = True
                 self._confirm_unreplaced()
+        self._show_summary()
+        self._show_detail()
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        super().on_language_changed(message)
         self._show_summary()
         self._show_detail()
 

@@ -207,6 +207,11 @@ class PagedTable(DataTable[Cell], Generic[T]):
                     break
         self._show_page(index // self.page_size, index % self.page_size)
 
+    def redraw_rows(self) -> None:
+        """Draw the page again, the cursor kept (its words follow a language switch)."""
+        if self.items:
+            self._show_page(self.page, self.cursor_row)
+
     def update_item(self, item: T) -> None:
         """Replace one item (found by key) and redraw its row if it is on the page."""
         key = self._item_key(item)
