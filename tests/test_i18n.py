@@ -471,7 +471,7 @@ SAMPLES = {
     "Count": "Contagem",
     "Parties": "Partes",
     "Attachments": "Anexos",
-    "County": "Comarca",
+    "Judicial district": "Comarca",
     "Court": "Tribunal",
     "Quit": "Sair",
     "Help": "Ajuda",

@@ -27,7 +27,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lawsuit_tui.domain import identifiers as ids
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, current_language
 
 __all__ = [
     "SAO_PAULO",
@@ -153,10 +153,10 @@ def format_datetime(value: DateLike, *, seconds: bool = False) -> str:
     return f"{day} {clock}"
 
 
-def _group(digits: str) -> str:
+def _group(digits: str, separator: str = ".") -> str:
     head = len(digits) % 3 or 3
     parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
-    return ".".join(parts)
+    return separator.join(parts)
 
 
 def _as_decimal(value: int | float | Decimal | str) -> Decimal | None:
@@ -195,11 +195,13 @@ def format_money(value: Number) -> str:
 
 
 def format_int(value: int | None) -> str:
-    """``1.234`` (negative: ``-1.234``); "" for None."""
+    """A count as its reader writes it: ``1.234`` in Portuguese, ``1,234`` in English
+    (negative: ``-1.234``); "" for None. Money keeps the Brazilian form in both languages
+    (:func:`format_money`): it is the court's figure, as its documents write it."""
     if value is None:
         return ""
     sign = "-" if value < 0 else ""
-    return sign + _group(str(abs(value)))
+    return sign + _group(str(abs(value)), "," if current_language() == "en" else ".")
 
 
 _DOC_TYPES = {"cpf": "cpf", "cnpj": "cnpj", "oab": "oab", "lawsuit_cnj": "lawsuit_cnj"}

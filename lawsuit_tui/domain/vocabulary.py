@@ -22,6 +22,7 @@ from lawsuit_tui.domain.enums import (
     CountTag,
     CredentialStatus,
     Nature,
+    PlanConfigType,
     RequestStatus,
     ResponseType,
     SearchType,
@@ -37,6 +38,7 @@ __all__ = [
     "COUNT_TAG_WORDS",
     "CREDENTIAL_STATUS_WORDS",
     "NATURE_WORDS",
+    "PLAN_CONFIG_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
     "SEARCH_TYPE_WORDS",
@@ -118,6 +120,30 @@ AMOUNT_TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     AmountTier.FROM_500K_TO_750K: N_("R$ 500 to 750 thousand"),
     AmountTier.FROM_750K_TO_1_5M: N_("R$ 750 thousand to 1.5 million"),
     AmountTier.ABOVE_1_5M: N_("over R$ 1.5 million"),
+}
+
+
+PLAN_CONFIG_WORDS: Final[Mapping[StrEnum, str]] = {
+    # A tracking's plan, as the bill names what it monitors (issue 19: shown raw before).
+    PlanConfigType.SIMPLE_LAWSUIT_TRACKING: N_("lawsuit tracking, simple"),
+    PlanConfigType.SIMPLE_LAWSUIT_TRACKING_FIXED_TIME: N_("lawsuit tracking, simple, fixed time"),
+    PlanConfigType.COMPLETE_LAWSUIT_TRACKING: N_("lawsuit tracking, complete"),
+    PlanConfigType.COMPLETE_LAWSUIT_TRACKING_FIXED_TIME: N_(
+        "lawsuit tracking, complete, fixed time"
+    ),
+    PlanConfigType.FULL_LAWSUIT_TRACKING: N_("lawsuit tracking, full"),
+    PlanConfigType.FULL_LAWSUIT_TRACKING_FIXED_TIME: N_("lawsuit tracking, full, fixed time"),
+    PlanConfigType.DOCUMENT_TRACKING: N_("tracking of a document's new lawsuits"),
+    PlanConfigType.DOCUMENT_TRACKING_FIXED_TIME: N_(
+        "tracking of a document's new lawsuits, fixed time"
+    ),
+    PlanConfigType.PUBLIC_DOCUMENT_TRACKING: N_("tracking of a document's public lawsuits"),
+    PlanConfigType.PUBLIC_DOCUMENT_TRACKING_FIXED_TIME: N_(
+        "tracking of a document's public lawsuits, fixed time"
+    ),
+    PlanConfigType.CUSTOM_TRACKING: N_("custom tracking"),
+    PlanConfigType.CUSTOM_TRACKING_FIXED_TIME: N_("custom tracking, fixed time"),
+    PlanConfigType.COMMUNICATION_TRACKING: N_("tracking of court communications"),
 }
 
 

@@ -407,11 +407,11 @@ class CountScreen(FramedScreen):
             style=theme_style(self.app, "text-success", bold=True),
         )
         text.append("\n")
-        text.append(_("Request: "), style=theme_style(self.app, "text-muted"))
-        text.append(f"{result.request_id if result.request_id is not None else ''}")
-        if result.status:
-            text.append(f" · {result.status}")
-        text.append("\n")
+        if result.request_id is not None:
+            # The total is the answer: the count request's own status ("pending") beside it
+            # only contradicted it (issue 19).
+            text.append(_("Count request: "), style=theme_style(self.app, "text-muted"))
+            text.append(f"{result.request_id}\n")
         text.append(_("Filter applied: "), style=theme_style(self.app, "text-muted"))
         text.append(filter_summary(echo) or _("(none)"))
         self.query_one("#count-result", Static).update(text)

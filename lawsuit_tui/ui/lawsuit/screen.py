@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static, Tree
 
 from lawsuit_tui.domain.formatting import format_date, format_datetime, format_money
-from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
+from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_cnj, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
@@ -54,20 +54,22 @@ def header_table(lawsuit: Lawsuit) -> Table:
     subjects = ", ".join(s.name for s in lawsuit.subjects or [] if s.name)
     status = " / ".join(part for part in (lawsuit.status, lawsuit.phase) if part)
     county = " / ".join(part for part in (lawsuit.county, lawsuit.state) if part)
+    # "Segredo de justiça: sim (nível 2)" / "não": how a lawyer asks it ("Sigilo público"
+    # was a contradiction in terms).
     secrecy = (
-        Text(_("under secrecy (level {n})").format(n=lawsuit.secrecy_level), style="bold")
+        Text(_("yes (level {n})").format(n=lawsuit.secrecy_level), style="bold")
         if lawsuit.is_secret
-        else Text(_("public"))
+        else Text(_("no"))
     )
     pairs: list[tuple[str, str | Text]] = [
         (_("Court"), lawsuit_court(lawsuit)),
         (_("Class"), lawsuit_class(lawsuit)),
         (_("Judge"), lawsuit.judge or ""),
-        (_("County"), county),
-        (_("Amount"), format_money(lawsuit.amount)),
+        (district_label(lawsuit.code), county),
+        (_("Amount in dispute"), format_money(lawsuit.amount)),
         (_("Status"), status),
         (_("Distributed"), format_date(lawsuit.distribution_date)),
-        (_("Secrecy"), secrecy),
+        (_("Under secrecy"), secrecy),
         (_("Subjects"), subjects),
     ]
     table = Table.grid(padding=(0, 1), expand=True)
@@ -79,6 +81,20 @@ def header_table(lawsuit: Lawsuit) -> Table:
     for left, right in zip(shown[0::2], [*shown[1::2], ("", "")], strict=False):
         table.add_row(left[0], left[1], right[0], right[1])
     return table
+
+
+def district_label(code: str) -> str:
+    """What the court's territorial unit is called in its branch of justice: a federal
+    court's "Seção judiciária", a labour court's locality, a state court's "Comarca"."""
+    try:
+        segment = parse_cnj(code).segment
+    except InvalidSearchKey:
+        segment = 8
+    if segment == 4:
+        return _("Judicial section")
+    if segment == 5:
+        return _("Locality")
+    return _("Judicial district")
 
 
 class LawsuitTreeScreen(FramedScreen):

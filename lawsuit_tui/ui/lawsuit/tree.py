@@ -136,7 +136,8 @@ def attachment_label(attachment: Attachment, new: bool) -> Text:
     details = [
         format_date(attachment.attachment_date),
         attachment.attachment_type or "",
-        attachment.status or "",
+        # "done" is every attachment's normal state: only a status worth a look is shown
+        "" if str(attachment.status or "done") == "done" else str(attachment.status),
     ]
     if attachment.private:
         details.append(_("private"))
@@ -378,7 +379,8 @@ class LawsuitTree(Tree[NodeData]):
                 lawsuit.distribution.distribution_type,
             )
         if lawsuit.sentence is not None:
-            row(_("Sentence"), lawsuit.sentence.sentence_date, lawsuit.sentence.sentence_type)
+            # "Sentence" reads as criminal in English; the civil word is judgment (sentença).
+            row(_("Judgment"), lawsuit.sentence.sentence_date, lawsuit.sentence.sentence_type)
         if lawsuit.appeal is not None:
             row(_("Appeal"), lawsuit.appeal.appeal_date, None)
         if lawsuit.appeal_judgement is not None:

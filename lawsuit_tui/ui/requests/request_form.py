@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
@@ -20,8 +21,15 @@ from textual.widgets import Button, Checkbox, Collapsible, Input, Select, Static
 from textual.widgets.select import NoSelection
 
 from lawsuit_tui.domain.bodies import accepted_response_types
+from lawsuit_tui.domain.enums import Side
 from lawsuit_tui.domain.formatting import parse_date_br, parse_money_br
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
+from lawsuit_tui.domain.vocabulary import (
+    RESPONSE_TYPE_WORDS,
+    SEARCH_TYPE_WORDS,
+    SIDE_WORDS,
+    word,
+)
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.framed_screen import FramedScreen
@@ -32,14 +40,16 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.bodies import CreateRequestBody
     from lawsuit_tui.services.errors import BadRequest, Unprocessable
 
-SEARCH_TYPES: tuple[tuple[str, str], ...] = (
-    ("lawsuit_cnj", "lawsuit_cnj (CNJ)"),
-    ("cpf", "cpf"),
-    ("cnpj", "cnpj"),
-    ("oab", "oab"),
-    ("name", "name"),
-    ("lawsuit_id", "lawsuit_id"),
-)
+SEARCH_TYPES: tuple[str, ...] = ("lawsuit_cnj", "cpf", "cnpj", "oab", "name", "lawsuit_id")
+"""The search types of the form, in this order; shown as words (``SEARCH_TYPE_WORDS``)."""
+
+
+def shown(table: Mapping[StrEnum, str], value: object) -> str:
+    """A code of the service as the form's choices show it: the reader's word, capitalised."""
+    text = word(table, value)
+    return text[:1].upper() + text[1:]
+
+
 DOCUMENT_TYPES = ("cpf", "cnpj", "oab", "lawsuit_cnj")
 CHECKBOXES = ("on_demand", "with_attachments", "should_search_branches")
 RANGES = (
@@ -150,7 +160,8 @@ def check_key(search_type: str, text: str) -> str:
     if key.search_type != search_type:
         raise FormError(
             _("This is a {found}, not a {wanted}: change the search type.").format(
-                found=key.search_type, wanted=search_type
+                found=word(SEARCH_TYPE_WORDS, key.search_type),
+                wanted=word(SEARCH_TYPE_WORDS, search_type),
             )
         )
     return key.key
@@ -187,7 +198,7 @@ class RequestFormScreen(FramedScreen):
                 yield FieldBox(
                     _("Search type"),
                     Select(
-                        [(label, value) for value, label in SEARCH_TYPES],
+                        [(shown(SEARCH_TYPE_WORDS, value), value) for value in SEARCH_TYPES],
                         value=initial_type,
                         allow_blank=False,
                         compact=True,
@@ -231,7 +242,10 @@ class RequestFormScreen(FramedScreen):
                     yield FieldBox(
                         _("Side"),
                         Select(
-                            [("Active", "Active"), ("Passive", "Passive")],
+                            [
+                                (shown(SIDE_WORDS, Side.ACTIVE), "Active"),
+                                (shown(SIDE_WORDS, Side.PASSIVE), "Passive"),
+                            ],
                             prompt=_("any"),
                             compact=True,
                             id="rf-side",
@@ -277,7 +291,10 @@ class RequestFormScreen(FramedScreen):
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
-        return [(str(item.value), str(item.value)) for item in accepted_response_types(search_type)]
+        return [
+            (shown(RESPONSE_TYPE_WORDS, item), str(item.value))
+            for item in accepted_response_types(search_type)
+        ]
 
     # --- reading the fields --------------------------------------------------------------
 

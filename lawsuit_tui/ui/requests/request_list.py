@@ -19,6 +19,7 @@ from lawsuit_tui.domain.formatting import (
     format_document,
     format_int,
 )
+from lawsuit_tui.domain.vocabulary import REQUEST_STATUS_WORDS, RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
@@ -46,7 +47,7 @@ def status_text(status: object) -> Text:
     marker = {"pending": "○ ", "started": "◐ ", "completed": "● ", "cancelled": "✕ "}.get(
         value, "  "
     )
-    return Text(marker + value, style=style)
+    return Text(marker + word(REQUEST_STATUS_WORDS, value), style=style)
 
 
 def search_text(record: RequestRecord) -> str:
@@ -67,7 +68,7 @@ def request_row(record: RequestRecord, *, date_only: bool = False) -> Sequence[s
     return (
         status_text(record.status),
         search_text(record) + origin,
-        str(record.search.response_type or "") if record.search else "",
+        word(RESPONSE_TYPE_WORDS, record.search.response_type) if record.search else "",
         format_date(record.created_at) if date_only else format_datetime(record.created_at),
         format_int(record.responses_count or 0),
     )
@@ -360,7 +361,7 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
 async def _cancel(screen: FramedScreen, request_id: str) -> None:
     context = await screen.services()
     record = await context.requests.cancel(request_id)
-    status = str(record.status or "")
+    status = word(REQUEST_STATUS_WORDS, record.status)
     if record.deleted_at:
         status = _("deleted")
     screen.notify(_("Request {id}: {status}.").format(id=request_id[:8], status=status))

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
     Change,
@@ -91,7 +92,8 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     kind = str(row.response.response_type or "")
     subject = about(row.response)
     if kind not in ("lawsuit", "application_error"):
-        subject = f"{kind}: {subject}" if subject else kind
+        shown = word(RESPONSE_TYPE_WORDS, kind)
+        subject = f"{shown}: {subject}" if subject else shown
     return (
         format_int(row.number),
         kind_text(row),
@@ -238,7 +240,7 @@ class ResponsesScreen(FramedScreen):
         line.append_text(status_text(record.status))
         line.append("  " + search_text(record), "bold")
         if record.search and record.search.response_type:
-            line.append(f" → {record.search.response_type}")
+            line.append(f" → {word(RESPONSE_TYPE_WORDS, record.search.response_type)}")
         line.append("\n" + _("created {when}").format(when=format_datetime(record.created_at)))
         if record.completed_at:
             line.append(

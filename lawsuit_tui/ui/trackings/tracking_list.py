@@ -28,6 +28,7 @@ from textual.widgets import Input, Select, Static
 from lawsuit_tui.domain.enums import TrackingStatus
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.vocabulary import TRACKING_STATUS_WORDS
 from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.movement_watch import POLL_SECONDS, MovementWatch
@@ -217,7 +218,7 @@ class TrackingsScreen(FramedScreen):
     # --- rows ---------------------------------------------------------------------------
 
     def _row(self, record: TrackingRecord) -> Sequence[str | Text]:
-        status = status_text(self.app, record.status, STATUS_VARIABLES)
+        status = status_text(self.app, record.status, STATUS_VARIABLES, TRACKING_STATUS_WORDS)
         steps = Text(format_int(record.tracked_items_steps_count), justify="right")
         if self.narrow:
             return (

@@ -24,6 +24,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label, Static
 
 from lawsuit_tui.domain.vault import WILDCARD_SYSTEM, SystemStatusRow
+from lawsuit_tui.domain.vocabulary import CREDENTIAL_STATUS_WORDS
 from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import is_not_available
@@ -178,7 +179,7 @@ class VaultScreen(FramedScreen):
         return (
             self._system_cell(row),
             Text(key if key else _("(none)"), style="" if key else "italic"),
-            status_text(self.app, row.credential_status, STATUS_VARIABLES),
+            status_text(self.app, row.credential_status, STATUS_VARIABLES, CREDENTIAL_STATUS_WORDS),
         )
 
     def _system_cell(self, row: SystemStatusRow) -> Text:
