@@ -150,11 +150,14 @@ def attachment_label(attachment: Attachment, new: bool) -> Text:
 
 
 def party_label(party: Party) -> Text:
-    label = Text(party_name(party), style="bold")
+    # The role first, as a lawyer lists parties ("ADMINISTRADOR JUDICIAL: name"): the end of
+    # a long line is what a narrow terminal cuts, and the document is the least read.
+    label = Text()
+    if party.person_type:
+        label.append(f"{party.person_type}: ", "italic dim")
+    label.append(party_name(party), "bold")
     if party.main_document:
         label.append(f"  {format_document(party.main_document)}", "dim")
-    if party.person_type:
-        label.append(f"  {party.person_type}", "italic dim")
     return label
 
 

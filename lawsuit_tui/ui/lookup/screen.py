@@ -123,7 +123,8 @@ class LookupScreen(FramedScreen):
             [
                 ("code", _("CNJ number"), 25),
                 ("court", _("Court"), 8),
-                ("class", _("Class"), None),
+                # The class is short and says what the lawsuit is: it gets its room first.
+                ("class", _("Class"), -3),
                 ("parties", _("Parties"), -2),
                 ("last", _("Last step"), 10),
             ],
@@ -133,6 +134,7 @@ class LookupScreen(FramedScreen):
         )
         table.display = False
         yield table
+        yield Static("", id="result-detail", markup=False)
         yield OptionList(id="suggestions")
 
     def on_mount(self) -> None:
@@ -197,6 +199,7 @@ class LookupScreen(FramedScreen):
             self._locked_error = None
             self.query_one("#results", PagedTable).display = False
             self.query_one("#results-title", Static).update("")
+            self._show_detail()
             self._show_suggestions()
         self._hint(event.value)
 
@@ -256,6 +259,7 @@ class LookupScreen(FramedScreen):
                 title.update(self._locked_text())
                 self.query_one("#suggestions", OptionList).display = False
                 table.display = False
+                self._show_detail()
                 self.set_focus(None)  # so that the key reaches the screen, not the field
                 self.refresh_bindings()
                 return
@@ -311,6 +315,7 @@ class LookupScreen(FramedScreen):
         self._show_title(result)
         table.set_items(result.lawsuits)
         table.display = count > 0
+        self._show_detail()
         self.query_one("#suggestions", OptionList).display = False
         if self.focused is self.query_one("#search", Input):
             if count:
@@ -346,6 +351,19 @@ class LookupScreen(FramedScreen):
             )
 
     # --- results -------------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted, "#results")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The whole selected row, whatever the columns had room for at this width."""
+        detail = self.query_one("#result-detail", Static)
+        lawsuit = self._selected()
+        detail.display = lawsuit is not None
+        if lawsuit is not None:
+            parts = (lawsuit_court(lawsuit), lawsuit_class(lawsuit), lawsuit_parties(lawsuit))
+            detail.update(" · ".join(part for part in parts if part))
 
     @on(DataTable.RowSelected, "#results")
     def _open(self, event: DataTable.RowSelected) -> None:

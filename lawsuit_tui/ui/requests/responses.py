@@ -56,7 +56,9 @@ def about(response: ResponseRecord) -> str:
     if error is not None:
         return str(error.code or "")
     if isinstance(data, Lawsuit):
-        return f"{data.code} · {lawsuit_court(data)}"
+        # The court and instance first: a narrow column cuts the end, and two responses of
+        # one CNJ differ by their instance (issue 19).
+        return f"{lawsuit_court(data)} · {data.code}"
     if isinstance(data, dict):
         for field in ("code", "name", "main_document"):
             if data.get(field):

@@ -30,7 +30,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Label, Static
+from textual.widgets import Checkbox, Label, Static
 
 from lawsuit_tui.i18n import _
 
@@ -101,6 +101,10 @@ class FieldBox(Vertical):
         self._widget = widget
         self.field = field
         self._hint = hint
+        if isinstance(widget, Checkbox):
+            # A choice takes the width of its words beside other fields ("Run at a fixed
+            # time" was cut to a third of the row at 80 columns).
+            self.add_class("-choice")
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="field-label")
