@@ -109,6 +109,8 @@ class LookupScreen(FramedScreen):
         self._locked: SearchKey | None = None
         """A lawsuit the service would not show for want of a court credential."""
         self._locked_error: BaseException | None = None
+        self._asked_for: str | None = None
+        """What the field held when the running lookup was asked (None: none running)."""
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
@@ -192,6 +194,15 @@ class LookupScreen(FramedScreen):
 
     @on(Input.Changed, "#search")
     def _typed(self, event: Input.Changed) -> None:
+        if self._asked_for is not None and event.value != self._asked_for:
+            # A new search is being typed: the answer to the old one must not land on it (it
+            # took the focus to its table, and the rest of the typing with it: issue 19's
+            # "typed search lost").
+            self._asked_for = None
+            self.workers.cancel_group(self, "lookup.search")
+            self.query_one("#results", PagedTable).loading = False
+            if self._result is None:
+                self.query_one("#results-title", Static).update("")
         if not event.value.strip() and (self._result is not None or self._locked is not None):
             # A cleared field starts over: recent searches and samples come back.
             self._result = None
@@ -236,6 +247,7 @@ class LookupScreen(FramedScreen):
         )
 
     def run_lookup(self, key: SearchKey) -> None:
+        self._asked_for = self.query_one("#search", Input).value
         self._lookup(key)
 
     @work(exclusive=True, group="lookup.search", exit_on_error=False)
@@ -268,6 +280,7 @@ class LookupScreen(FramedScreen):
             raise
         finally:
             table.loading = False
+            self._asked_for = None
         self._show_result(result)
         self._show_suggestions()
 
