@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import Notify
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
@@ -106,7 +107,9 @@ class LawsuitApp(App[int]):
         *_goto_bindings(),
         Binding("f1,question_mark", "help", _("Help"), id="app.help", show=True),
         Binding("ctrl+o", "follow_notice", _("Go to notice"), id="app.follow_notice", show=False),
-        Binding("f8", "toggle_receiver", _("Webhooks"), id="app.receiver", show=False),
+        Binding(
+            "ctrl+y", "show_copied", _("Show the copied text"), id="app.show_copied", show=False
+        ),
         Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
         Binding(
             "ctrl+p",
@@ -117,6 +120,10 @@ class LawsuitApp(App[int]):
             priority=True,
         ),
     ]
+
+    TOASTS_SHOWN: ClassVar[tuple[int, int]] = (2, 4)
+    """Most notices shown at once below 30 lines and from 30 lines: more piled up over the
+    content at 80x24 (issue 19); the oldest leave first, errors last."""
 
     MOVEMENT_POLL_SECONDS: ClassVar[float] = 60.0
     """How often the app looks for new tracking movements."""
@@ -147,6 +154,7 @@ class LawsuitApp(App[int]):
         self._notice_target: tuple[str, dict[str, Any]] | None = None
         self._following = RequestFollowing(self)
         self._theme_before_picker: str | None = None
+        self._copied: tuple[str, str] | None = None
         self._start_receiver = start_receiver
         self.movement_watch: MovementWatch | None = None
         self.receiver_switch = ReceiverSwitch(
@@ -300,6 +308,22 @@ class LawsuitApp(App[int]):
             title=_("New"),
         )
 
+    def _on_notify(self, event: Notify) -> None:
+        # Textual's own handler adds every notice; this one collapses a repeated notice and
+        # keeps only a few on screen (the Toast rack has no cap of its own).
+        new = event.notification
+        for old in list(self._notifications):
+            if (old.title, old.message) == (new.title, new.message):
+                self._unnotify(old, refresh=False)
+        self._notifications.add(new)
+        small, large = self.TOASTS_SHOWN
+        room = small if self.size.height < 30 else large
+        while len(self._notifications) > room:
+            shown = list(self._notifications)
+            victim = next((n for n in shown if n.severity != "error"), shown[0])
+            self._unnotify(victim, refresh=False)
+        self._refresh_notifications()
+
     def action_follow_notice(self) -> None:
         if self._notice_target is None:
             self.notify(_("No notice to follow."), timeout=3)
@@ -373,9 +397,25 @@ class LawsuitApp(App[int]):
         self.push_screen(RequestFormScreen(key))
 
     def copy_text(self, text: str, what: str) -> None:
-        """Copy through the terminal (OSC 52: works over SSH and in tmux)."""
+        """Copy through the terminal (OSC 52: works over SSH, and in tmux once it passes it
+        on); the notice names the key that shows the text for the terminal's own copy, the
+        fallback when the clipboard never gets it (tmux's default ``set-clipboard external``)."""
         self.copy_to_clipboard(text)
-        self.notify(_("Copied {what}: {text}").format(what=what, text=text), timeout=4)
+        self._copied = (what, text)
+        key = self.binding_key("app.show_copied")
+        message = _("Sent {what} to the clipboard: {text}").format(what=what, text=text)
+        message += "\n" + _("Nothing arrived? {key} shows it to copy by hand.").format(key=key)
+        self.notify(message, timeout=6)
+
+    def action_show_copied(self) -> None:
+        """The last text copied, selected, for the terminal's own copy (mouse or tmux)."""
+        if self._copied is None:
+            self.notify(_("Nothing copied yet."), timeout=3)
+            return
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        what, text = self._copied
+        self.push_screen(TextViewScreen(what, text, selected=True))
 
     def binding_key(self, binding_id: str) -> str:
         """The key the user actually has for a binding id (after the keymap), for display.
@@ -488,12 +528,13 @@ class LawsuitApp(App[int]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(_("Theme"), _("Change the colour theme"), self.action_change_theme)
-        key = self.binding_key("app.receiver")
+        key = self.binding_key("app.goto.webhooks")
         yield SystemCommand(
             _("Stop the webhook receiver")
             if self.receiver_switch.running
             else _("Start the webhook receiver"),
-            _("Deliveries of the service, stored as they arrive") + f"  ({key})",
+            _("Deliveries of the service, stored as they arrive")
+            + f"  ({key}, {self.binding_key('webhooks.toggle')})",
             self.toggle_receiver,
         )
         yield SystemCommand(_("Help"), _("Keys of this screen"), self.action_help)

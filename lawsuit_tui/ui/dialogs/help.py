@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -33,6 +33,15 @@ def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str]]:
         rows.append((where, key, binding.description))
     rows.sort(key=lambda row: (row[0] == _("Everywhere"), row[1]))
     return rows
+
+
+def copy_note(app: App[Any]) -> str:
+    """How copying works here, and what to do in tmux when nothing arrives."""
+    return _(
+        "Copying goes through the terminal (OSC 52), over SSH too. In tmux, add "
+        '"set -g set-clipboard on" to ~/.tmux.conf: its default drops it. When nothing '
+        "arrives, {key} shows the last copied text to copy by hand."
+    ).format(key=host_of(app).binding_key("app.show_copied"))
 
 
 class HelpScreen(ModalScreen[None]):
@@ -71,3 +80,4 @@ class HelpScreen(ModalScreen[None]):
             if self._intro:
                 yield Static(self._intro, id="help-intro")
             yield Static(table, id="help-keys")
+            yield Static(copy_note(self.app), id="help-copy")

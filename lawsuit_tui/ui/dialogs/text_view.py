@@ -23,10 +23,12 @@ class TextViewScreen(ModalScreen[None]):
         Binding("c", "copy", _("Copy all"), id="text.copy"),
     ]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, *, selected: bool = False) -> None:
         super().__init__()
         self._title = title
         self._text = text
+        self._selected = selected
+        """Open with all of it selected (a copy the clipboard may not have received)."""
 
     def compose(self) -> ComposeResult:
         area = TextArea(
@@ -44,7 +46,10 @@ class TextViewScreen(ModalScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        area = self.query_one(TextArea)
+        area.focus()
+        if self._selected:
+            area.select_all()
 
     def action_copy(self) -> None:
         area = self.query_one(TextArea)

@@ -32,6 +32,8 @@ from lawsuit_tui.ui.lawsuit.tree import (
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from lawsuit_tui.domain.lawsuit import Attachment
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LawsuitView, ResponseArrived
@@ -136,6 +138,7 @@ class LawsuitTreeScreen(FramedScreen):
         self.followed_request: str | None = None
         self.checked_at: str | None = None
         """When the last fresh request ended (formatted)."""
+        self._filter_timer: Timer | None = None
         self.fresh: FreshAnswer | None = None
         """What the court's answer to the fresh request of this screen brought."""
 
@@ -420,14 +423,29 @@ class LawsuitTreeScreen(FramedScreen):
         field.value = self.query_one(LawsuitTree).step_filter
         field.focus()
 
+    FILTER_PAUSE: ClassVar[float] = 0.3
+    """Seconds of no typing before the steps are filtered: each character echoes at once
+    (issue 19: 8 characters took 1.14 s when each one filtered 10,000 steps)."""
+
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        # Filtering as one types stays cheap: only the steps group is rebuilt, in chunks.
-        self.query_one(LawsuitTree).filter_steps(event.value)
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(self.FILTER_PAUSE, self._apply_filter)
+
+    def _apply_filter(self) -> None:
+        self._filter_timer = None
+        tree = self.query_one(LawsuitTree)
+        text = self.query_one("#filter", Input).value
+        if text.strip() != tree.step_filter:
+            tree.filter_steps(text)
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self, event: Input.Submitted) -> None:
         event.stop()
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._apply_filter()  # Enter filters at once, without waiting for the pause
         field = self.query_one("#filter", Input)
         if not event.value.strip():
             field.display = False

@@ -80,6 +80,8 @@ class _Index:
     steps: list[Step] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
     by_step: dict[str, list[Attachment]] = field(default_factory=dict)
+    searchable: list[str] = field(default_factory=list)
+    """Each step's type, text and date, case-folded once: a filter is one ``in`` per step."""
 
 
 def _index(lawsuit: Lawsuit) -> _Index:
@@ -93,7 +95,17 @@ def _index(lawsuit: Lawsuit) -> _Index:
     for attachment in attachments:
         if attachment.step_id:
             by_step[attachment.step_id].append(attachment)
-    return _Index(steps, attachments, dict(by_step))
+    searchable = [
+        "\n".join(
+            (
+                (step.step_type or "").casefold(),
+                (step.content or "").casefold(),
+                format_date(step.step_date),
+            )
+        )
+        for step in steps
+    ]
+    return _Index(steps, attachments, dict(by_step), searchable)
 
 
 def _year(step: Step) -> str:
@@ -223,6 +235,8 @@ class LawsuitTree(Tree[NodeData]):
         self._steps_node: TreeNode[NodeData] | None = None
         self._restore_expanded: set[str] = set()
         self._restore_cursor = ""
+        self._filtered: list[Step] | None = None
+        """The steps the filter keeps, computed once per filter."""
         self._generation = 0
         self.filling = False
         """True while a group is still receiving its chunks (tests wait on it)."""
@@ -248,6 +262,7 @@ class LawsuitTree(Tree[NodeData]):
         self._generation += 1
         self._lawsuit = lawsuit
         self._index = _index(lawsuit)
+        self._filtered = None
         self._new_steps = set(new_step_ids)
         self._new_attachments = set(new_attachment_ids)
         self.clear()
@@ -432,14 +447,14 @@ class LawsuitTree(Tree[NodeData]):
         steps = self._index.steps
         if not self._filter:
             return steps
-        needle = self._filter.casefold()
-        return [
-            step
-            for step in steps
-            if needle in (step.content or "").casefold()
-            or needle in (step.step_type or "").casefold()
-            or needle in format_date(step.step_date)
-        ]
+        if self._filtered is None:
+            needle = self._filter.casefold()
+            self._filtered = [
+                step
+                for step, text in zip(steps, self._index.searchable, strict=True)
+                if needle in text
+            ]
+        return self._filtered
 
     async def _fill(self, node: TreeNode[NodeData], generation: int) -> None:
         group = node.data
@@ -557,6 +572,7 @@ class LawsuitTree(Tree[NodeData]):
     def filter_steps(self, text: str) -> None:
         """Show only the steps whose content, type or date contains ``text``."""
         self._filter = text.strip()
+        self._filtered = None
         self._restore_expanded.clear()  # a new filter is a new place
         self._restore_cursor = ""
         self._generation += 1

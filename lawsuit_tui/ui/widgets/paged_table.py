@@ -383,6 +383,14 @@ class PagedTable(DataTable[Cell], Generic[T]):
             return
         super().action_page_up()
 
+    def action_scroll_home(self) -> None:
+        # Home and End move the row cursor to the ends of the whole list (DataTable's own
+        # scroll sideways, which a row list never needs: End "did nothing").
+        self.action_first_item()
+
+    def action_scroll_end(self) -> None:
+        self.action_last_item()
+
     def action_first_item(self) -> None:
         self._show_page(0, 0)
 
