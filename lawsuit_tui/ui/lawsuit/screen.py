@@ -136,7 +136,7 @@ class LawsuitTreeScreen(FramedScreen):
         """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
-        self.checked_at: str | None = None
+        self.checked_at: datetime | str | None = None
         """When the last fresh request ended (formatted)."""
         self._filter_timer: Timer | None = None
         self.fresh: FreshAnswer | None = None
@@ -230,7 +230,8 @@ class LawsuitTreeScreen(FramedScreen):
         if self.followed_request:
             text = _("Asking the court for fresh data…")
         elif self.fresh is not None:
-            text = self.fresh.text(self.checked_at or "")
+            # Formatted here: a language switch may move the zone (D146).
+            text = self.fresh.text(format_datetime(self.checked_at))
         elif view is not None and view.provisional:
             text = _("Provisional copy of {when} · {key} asks the court for fresh data").format(
                 when=format_datetime(view.lawsuit.updated_at or view.stored_at),
@@ -271,7 +272,7 @@ class LawsuitTreeScreen(FramedScreen):
             self._arrived(event)
         elif isinstance(event, Completed):
             self.followed_request = None
-            self.checked_at = format_datetime(event.record.completed_at or event.record.updated_at)
+            self.checked_at = event.record.completed_at or event.record.updated_at
             self._reload(completed=True)
 
     def _arrived(self, event: ResponseArrived) -> None:

@@ -403,6 +403,21 @@ class LookupScreen(FramedScreen):
         self.query_one("#search", Input).focus()
         self.refresh_bindings()
 
+    def on_key(self, event: events.Key) -> None:
+        """A digit typed on the results or the suggestions starts a new search in the field
+        (every search key starts with one), and Ctrl+U clears the field there too: typing
+        must never go where nothing takes it (issue 19, the typed search lost)."""
+        search = self.query_one("#search", Input)
+        if self.focused is search:
+            return
+        if event.key == "ctrl+u" or (event.character or "").isdigit():
+            event.stop()
+            event.prevent_default()
+            search.value = event.character if event.key != "ctrl+u" and event.character else ""
+            search.cursor_position = len(search.value)
+            search.focus()
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "vault":
             return self._locked is not None and not isinstance(self.focused, Input)

@@ -52,3 +52,25 @@ async def test_an_old_answer_does_not_take_the_new_search() -> None:
         assert search.value == second
         title = str(screen.query_one("#results-title", Static).content)
         assert parse_search_key(second).display in title
+
+
+async def test_typing_on_the_results_starts_a_new_search_in_the_field() -> None:
+    harness = Harness()
+    first, second = samples()["cpf"][0], samples()["cnpj"][0]
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        screen = pilot.app.screen
+        search = screen.query_one("#search", Input)
+        await type_text(pilot, first)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.focused is not search  # on the results
+        await pilot.press("ctrl+u")  # clears the field from the results
+        assert search.value == "" and pilot.app.focused is search
+        await pilot.press("tab")
+        await type_text(pilot, second)  # from the list again: the digits go to the field
+        assert search.value == second
+        await pilot.press("enter")
+        await settle(pilot)
+        title = str(screen.query_one("#results-title", Static).content)
+        assert parse_search_key(second).display in title
