@@ -137,7 +137,7 @@ class LawsuitTreeScreen(FramedScreen):
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
         self.checked_at: datetime | str | None = None
-        """When the last fresh request ended (formatted)."""
+        """When the last fresh request ended (an instant, formatted when shown)."""
         self._filter_timer: Timer | None = None
         self.fresh: FreshAnswer | None = None
         """What the court's answer to the fresh request of this screen brought."""
