@@ -45,6 +45,7 @@ from bench._tui_fill import (
     big_request_codes,
     fill,
 )
+from bench._tui_lawsuit import lawsuit_case, step_filter_case
 from bench._tui_parse import (
     figure_line,
     heaviest_chains,
@@ -651,6 +652,7 @@ def scale_cases(
         tree_ok = False
         try:
             tree_ok = lawsuit_case(launch, results, keys, floor_palette)
+            step_filter_case(launch, results)
         except CaseFailed as failure:
             results.skip("key expand and move through the 10,000-step lawsuit", str(failure))
         memory = launch.memory()
@@ -688,93 +690,6 @@ def memory_note(launch: Launch, results: Results, what: str) -> None:
     results.info(
         f"{what}: VmRSS {mib(memory.get('VmRSS', 0))}, VmHWM {mib(memory.get('VmHWM', 0))}"
     )
-
-
-def lawsuit_case(launch: Launch, results: Results, keys: int, floor_palette: float | None) -> bool:
-    big = sandbox_big_lawsuit()
-    if big is None:
-        raise CaseFailed("the sandbox has no big_lawsuit sample")
-    tmux = launch.tmux
-    name = launch.name
-    if press_until(launch, ["F2"], lambda s: "› Lookup" in s, timeout=10) is None:
-        raise CaseFailed("F2 never showed the Lookup screen")
-    launch.settle(quiet=0.2, timeout=10, styled=False)
-    tmux.send_keys(name, "Escape")  # to the search field; alone, or it reads as alt+<key>
-    launch.settle(quiet=0.3, timeout=10, styled=False)
-    tmux.send_text(name, big)
-    took = press_until(
-        launch, ["Enter"], lambda s: "Last step" in s and s.count(big) >= 2, timeout=60
-    )
-    if took is None:
-        raise CaseFailed(f"the lookup of {big} never showed results")
-    results.add("lookup of the 10,000-step lawsuit (sandbox, in process)", ms(took))
-    launch.settle(quiet=0.3, timeout=30, styled=False)
-    took = press_until(launch, ["Enter"], lambda s: "Steps (" in s, timeout=60)
-    if took is None:
-        raise CaseFailed("Enter on the result never showed the lawsuit's Steps node")
-    results.add("open the 10,000-step lawsuit (Enter to its tree)", ms(took))
-    if launch.settle(quiet=0.3, timeout=30, styled=True) is None:
-        raise CaseFailed("the lawsuit screen never stopped changing")
-    screen = tmux.capture(name)
-    lines = screen.splitlines()
-    steps_line = next((i for i, line in enumerate(lines) if "Steps (" in line), None)
-    parties_line = next((i for i, line in enumerate(lines) if "Parties (" in line), None)
-    if steps_line is None or parties_line is None:
-        raise CaseFailed("the tree shows no Parties and Steps nodes")
-    # The cursor starts on the first node (Parties); Steps is the next one.
-    if press_until(launch, ["Down"], lambda s: True) is None:
-        raise CaseFailed("Down did nothing")
-    expand_and_report(launch, results, "expand the Steps node (10,000 steps)")
-    # The steps are grouped (by year, newest first): open the first group and move through it.
-    if launch.settle(quiet=0.2, timeout=10, styled=True) is None:
-        raise CaseFailed("the tree never stopped changing")
-    tmux.send_keys(name, "Down")
-    expand_and_report(launch, results, "expand the first group of steps")
-    times, unsettled = change_latencies(launch, keys, ["Down"])
-    if unsettled:
-        results.info(f"{unsettled} presses skipped: the screen did not stay still")
-    report_latency(results, "key down through the steps", times, floor_palette, keys)
-    # Collapse and expand the group again (its children are kept): shift+left to the group.
-    tmux.send_keys(name, "S-Left")
-    toggles, unsettled = change_latencies(launch, max(6, keys // 2), ["Space"])
-    report_latency(
-        results, "key collapse/expand a group of steps", toggles, floor_palette, max(6, keys // 2)
-    )
-    return True
-
-
-def expand_and_report(launch: Launch, results: Results, name: str) -> None:
-    """Space on the cursor node: first visible change, and when the screen is still again."""
-    if launch.settle(quiet=0.2, timeout=10, styled=True) is None:
-        raise CaseFailed("the tree never stopped changing")
-    before = launch.tmux.capture(launch.name)
-    start = time.perf_counter()
-    launch.tmux.send_keys(launch.name, "Space")
-    first = launch.poll(lambda s: s != before, start=start, timeout=30)
-    if first is None:
-        raise CaseFailed(f"{name}: Space changed nothing")
-    results.add(f"{name}: first visible change", ms(first.elapsed))
-    if launch.settle(quiet=0.5, timeout=60, styled=True) is None:
-        raise CaseFailed(f"{name}: the tree never stopped changing")
-    results.add(f"{name}: all of it shown (screen still)", ms(time.perf_counter() - start - 0.5))
-
-
-def sandbox_big_lawsuit() -> str | None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from lawsuit_tui.sandbox.world import World;"
-            "print(World.build().samples().get('big_lawsuit') or '')",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
-    code = proc.stdout.strip()
-    return code or None
 
 
 # --- main --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawsuit_tui import __version__
-from lawsuit_tui.i18n import _, detect_language, set_language
+from lawsuit_tui.i18n import _, current_language, detect_language, set_language
 
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
@@ -234,7 +234,10 @@ def _add_tui_options(parser: argparse.ArgumentParser, default: object) -> None:
         "--webhooks",
         action="store_true",
         default=default,
-        help=_("start the webhook receiver inside the app (F8 starts and stops it too)"),
+        help=_(
+            "start the webhook receiver inside the app (its Webhooks screen starts and stops "
+            "it too)"
+        ),
     )
 
 
@@ -553,6 +556,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return loaded
         settings = loaded
         set_language(detect_language(settings.language))
+        from lawsuit_tui.config import display_zone
+        from lawsuit_tui.domain.formatting import set_display_zone
+
+        set_display_zone(display_zone(settings.timezone, current_language()))
 
     module = importlib.import_module(module_name)  # a command that cannot load is a bug: raise
     try:

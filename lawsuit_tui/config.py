@@ -8,6 +8,7 @@ Priority, highest first: keyword arguments to ``load_settings`` (the CLI's own f
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import ipaddress
 import json
@@ -18,6 +19,7 @@ import tomllib
 import types
 import typing
 from collections.abc import Mapping
+from datetime import tzinfo
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -242,6 +244,9 @@ class Settings(BaseSettings):
     keymap: dict[str, str] = Field(default_factory=dict)
     theme: str = "textual-dark"
     language: str | None = None
+    timezone: str | None = None
+    """IANA zone of the times shown (``America/Sao_Paulo``); None: Brasília in pt-BR, else the
+    system's zone (D146)."""
     webhooks: Webhooks = Field(default_factory=Webhooks)
     sandbox: Sandbox = Field(default_factory=Sandbox)
 
@@ -271,6 +276,22 @@ class Settings(BaseSettings):
             if found is None:
                 raise ValueError(_("expected 'en', 'pt-BR' or 'auto'"))
             return found
+        return value
+
+    @field_validator("timezone", mode="before")
+    @classmethod
+    def _timezone(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+            return None
+        if isinstance(value, str):
+            name = value.strip()
+            if zone_named(name) is None:
+                raise ValueError(
+                    _(
+                        "expected a time zone name such as America/Sao_Paulo or UTC, not {value!r}"
+                    ).format(value=name)
+                )
+            return name
         return value
 
     @field_validator("cache_dir", "download_dir", mode="after")
@@ -693,3 +714,55 @@ def save_preferences(updates: Mapping[str, object], path: Path | None = None) ->
         raise
     target.chmod(0o600)
     return target
+
+
+def zone_named(name: str) -> tzinfo | None:
+    """The IANA zone ``name`` (``America/Sao_Paulo``, ``UTC``), or None if there is none."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+def system_zone(environ: Mapping[str, str] | None = None) -> tzinfo:
+    """The machine's zone: ``$TZ``, else /etc/timezone, else where /etc/localtime points, else
+    the current UTC offset (no daylight-saving rules then)."""
+    from datetime import datetime
+
+    env = os.environ if environ is None else environ
+    candidates = [env.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    try:
+        target = str(Path("/etc/localtime").resolve())
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        zone = zone_named(name) if name else None
+        if zone is not None:
+            return zone
+    local = datetime.now().astimezone().tzinfo
+    assert local is not None
+    return local
+
+
+def display_zone(timezone: str | None, language: str) -> tzinfo:
+    """The zone times are shown in (D146): the ``timezone`` setting, else Brasília for a
+    Portuguese interface (Brazilian users read court times in Brasília's), else the system's."""
+    if timezone:
+        zone = zone_named(timezone)
+        if zone is not None:
+            return zone
+    if language == "pt-BR":
+        from datetime import timedelta
+        from datetime import timezone as fixed_offset
+
+        # Without the tz database, Brasília's offset since 2019 (no daylight saving).
+        return zone_named("America/Sao_Paulo") or fixed_offset(timedelta(hours=-3), "-03")
+    return system_zone()

@@ -54,6 +54,9 @@ HEADER = """\
 # {title}
 # Maintained with scripts/i18n.py; glossary and rules in docs/i18n.md.
 #"""
+PLURAL_RULE = "(n != 1)"
+"""Brazilian usage writes the plural for zero ("0 processos"), unlike Babel's pt_BR default
+(n > 1), which gives "0 processo": the catalogue keeps this rule whatever Babel's locale data."""
 BRACE = re.compile(r"(?<!\{)\{[A-Za-z_][^{}]*\}(?!\})")
 PERCENT = re.compile(r"%(?:\([A-Za-z_]+\))?[#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]")
 
@@ -305,11 +308,17 @@ def _new_po(template: Catalog) -> Catalog:
     return catalog
 
 
+def _brazilian_plurals(catalog: Catalog) -> None:
+    catalog._num_plurals = 2
+    catalog._plural_expr = PLURAL_RULE
+
+
 def cmd_update(template: Catalog | None = None) -> Catalog:
     template = read_catalog(POT) if template is None else template
     catalog = read_catalog(PO, LOCALE) if PO.exists() else _new_po(template)
     catalog.update(template, no_fuzzy_matching=False, update_header_comment=False)
     catalog.fuzzy = False
+    _brazilian_plurals(catalog)
     # Obsolete entries are kept as "#~" for strings that come back; fuzzy matching may use them.
     _write_po(PO, catalog)
     todo = [m for m in catalog if m.id and (m.fuzzy or not _done(m))]

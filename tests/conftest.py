@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from lawsuit_tui.domain.formatting import set_display_zone
 from lawsuit_tui.i18n import set_language
 
 
@@ -24,6 +25,10 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         mp.setenv("LAWSUIT_TUI_CONFIG", str(config_file))
         mp.setenv("LAWSUIT_TUI_CACHE_DIR", str(base / "cache"))
         mp.setenv("LAWSUIT_TUI_LANGUAGE", "en")
+        # Times on screen in Brasília whatever the machine's zone (snapshots stay stable).
+        mp.setenv("LAWSUIT_TUI_TIMEZONE", "America/Sao_Paulo")
         set_language("en")  # the language is process-wide; a test may have switched it
+        set_display_zone(None)
         yield config_file
         set_language("en")
+        set_display_zone(None)

@@ -1,12 +1,19 @@
 """Brazilian forms of dates, money, numbers and documents (used by the TUI in both languages).
 
+This module is the one place where a time becomes text: screens and commands call it, never
+``strftime``.
+
 Decisions:
 
-- Instants are shown in São Paulo time (``America/Sao_Paulo`` via zoneinfo; if tzdata is
-  missing, a fixed UTC-3, which is São Paulo's offset since Brazil dropped daylight saving in
-  2019). The date of an instant is taken *after* that conversion, so 2026-11-22T01:30Z is shown
-  as 21/11/2026. Naive datetimes and offset-less timestamp strings are taken as UTC (the
-  service's timestamps are UTC). Plain dates are shown as they are.
+- Instants are shown in the reader's zone (D146): :func:`set_display_zone` sets it once the
+  settings are known (``config.display_zone``: the ``timezone`` setting, else Brasília for
+  pt-BR and the system's zone otherwise). Until then, and where nothing sets it, São Paulo
+  (``America/Sao_Paulo`` via zoneinfo; if tzdata is missing, a fixed UTC-3, São Paulo's offset
+  since Brazil dropped daylight saving in 2019). The date of an instant is taken *after* that
+  conversion, so 2026-11-22T01:30Z is shown as 21/11/2026 in Brasília. Naive datetimes and
+  offset-less timestamp strings are taken as UTC (the service's timestamps are UTC). Plain
+  dates are shown as they are. :func:`zone_label` names the zone where a time alone would be
+  ambiguous (a tracking's fixed time of day).
 - Strings that are not ISO 8601 are returned untouched: the service's data is shown, not lost.
 - Money rounds half up to cents: ``R$ 1.234,56``, ``-R$ 1.234,56``.
 """
@@ -20,19 +27,24 @@ from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lawsuit_tui.domain import identifiers as ids
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, current_language
 
 __all__ = [
     "SAO_PAULO",
+    "display_zone",
     "format_date",
     "format_datetime",
     "format_document",
     "format_int",
     "format_money",
     "format_size",
+    "local_clock_to_utc",
     "parse_date_br",
     "parse_money_br",
     "sao_paulo_tz",
+    "set_display_zone",
+    "utc_clock_to_local",
+    "zone_label",
 ]
 
 SAO_PAULO = "America/Sao_Paulo"
@@ -51,8 +63,54 @@ def sao_paulo_tz() -> tzinfo:
         return _UTC_MINUS_3
 
 
+_display_zone: tzinfo | None = None
+
+
+def set_display_zone(zone: tzinfo | None) -> None:
+    """Show every instant in ``zone`` from now on (None: back to São Paulo)."""
+    global _display_zone
+    _display_zone = zone
+
+
+def display_zone() -> tzinfo:
+    """The zone instants are shown in."""
+    return _display_zone if _display_zone is not None else sao_paulo_tz()
+
+
+def zone_label(zone: tzinfo | None = None) -> str:
+    """How the zone is named beside a time: "Brasília time" for São Paulo's (the name
+    Brazilians use: "horário de Brasília"), "UTC", else its IANA name (``Europe/Lisbon``) or
+    its abbreviation."""
+    zone = zone or display_zone()
+    name = str(getattr(zone, "key", "") or "")
+    if name == SAO_PAULO or zone is _UTC_MINUS_3:
+        return _("Brasília time")
+    if zone is UTC or name in ("UTC", "Etc/UTC", "Etc/Universal", "Zulu"):
+        return "UTC"
+    return name or (datetime.now(zone).tzname() or "")
+
+
+def _clock_shift(hour: int, minute: int, source: tzinfo, target: tzinfo) -> tuple[int, int]:
+    # A time of day moves by the offset of today (no real zone changes it within a day).
+    today = datetime.now(UTC).date()
+    moment = datetime(today.year, today.month, today.day, hour, minute, tzinfo=source)
+    shifted = moment.astimezone(target)
+    return shifted.hour, shifted.minute
+
+
+def utc_clock_to_local(hour: int, minute: int = 0) -> tuple[int, int]:
+    """A time of day in UTC (the service's fixed times) as the reader's zone has it."""
+    return _clock_shift(hour, minute, UTC, display_zone())
+
+
+def local_clock_to_utc(hour: int, minute: int = 0) -> tuple[int, int]:
+    """A time of day typed in the reader's zone, in UTC for the service."""
+    return _clock_shift(hour, minute, display_zone(), UTC)
+
+
 def _to_local(value: date | datetime | str) -> date | datetime | None:
-    """A date (kept as is) or an aware datetime in São Paulo; None for an unparsable string."""
+    """A date (kept as is) or an aware datetime in the display zone; None for an unparsable
+    string."""
     if isinstance(value, str):
         text = value.strip()
         if not text:
@@ -66,12 +124,12 @@ def _to_local(value: date | datetime | str) -> date | datetime | None:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
-        return value.astimezone(sao_paulo_tz())
+        return value.astimezone(display_zone())
     return value
 
 
 def format_date(value: DateLike) -> str:
-    """``21/11/2026``; "" for None; instants converted to São Paulo time first."""
+    """``21/11/2026``; "" for None; instants converted to the display zone first."""
     if value is None:
         return ""
     local = _to_local(value)
@@ -81,7 +139,7 @@ def format_date(value: DateLike) -> str:
 
 
 def format_datetime(value: DateLike, *, seconds: bool = False) -> str:
-    """``21/11/2026 14:05`` in São Paulo time; a plain date gives just ``21/11/2026``."""
+    """``21/11/2026 14:05`` in the display zone; a plain date gives just ``21/11/2026``."""
     if value is None:
         return ""
     local = _to_local(value)
@@ -96,10 +154,10 @@ def format_datetime(value: DateLike, *, seconds: bool = False) -> str:
     return f"{day} {clock}"
 
 
-def _group(digits: str) -> str:
+def _group(digits: str, separator: str = ".") -> str:
     head = len(digits) % 3 or 3
     parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
-    return ".".join(parts)
+    return separator.join(parts)
 
 
 def _as_decimal(value: int | float | Decimal | str) -> Decimal | None:
@@ -138,11 +196,13 @@ def format_money(value: Number) -> str:
 
 
 def format_int(value: int | None) -> str:
-    """``1.234`` (negative: ``-1.234``); "" for None."""
+    """A count as its reader writes it: ``1.234`` in Portuguese, ``1,234`` in English
+    (negative: ``-1.234``); "" for None. Money keeps the Brazilian form in both languages
+    (:func:`format_money`): it is the court's figure, as its documents write it."""
     if value is None:
         return ""
     sign = "-" if value < 0 else ""
-    return sign + _group(str(abs(value)))
+    return sign + _group(str(abs(value)), "," if current_language() == "en" else ".")
 
 
 _DOC_TYPES = {"cpf": "cpf", "cnpj": "cnpj", "oab": "oab", "lawsuit_cnj": "lawsuit_cnj"}

@@ -27,6 +27,7 @@ from lawsuit_tui.domain.enums import (
     ExecutionPhase,
     MinerRequestStatus,
     Nature,
+    PlanConfigType,
     PrisonRegime,
     RequestStatus,
     ResponseType,
@@ -52,6 +53,7 @@ __all__ = [
     "MINER_ERROR_WORDS",
     "MINER_STATUS_WORDS",
     "NATURE_WORDS",
+    "PLAN_CONFIG_WORDS",
     "PRISON_REGIME_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
@@ -321,6 +323,77 @@ MINER_ERROR_WORDS: Final[Mapping[StrEnum, str]] = {
     MinerErrorCode.REQUEST_NOT_FOUND: N_("The Miner has no request with this number."),
     MinerErrorCode.REQUEST_NOT_COMPLETED: N_("The find request is still processing."),
     MinerErrorCode.INVALID_REQUEST_TYPE: N_("This is a count, not a find: it has no lawsuits."),
+}
+
+
+PLAN_CONFIG_WORDS: Final[Mapping[StrEnum, str]] = {
+    # What a request or a tracking is billed as (issue 19: a tracking's plan was shown raw).
+    PlanConfigType.DATALAKE_LAWSUIT_SEARCH: N_("lawsuit search in the stored base"),
+    PlanConfigType.DOWNLOAD_ATTACHMENT: N_("attachment download"),
+    PlanConfigType.DOWNLOAD_FULL_LAWSUIT: N_("whole lawsuit download"),
+    PlanConfigType.DOWNLOAD_EXECUTION_ATTACHMENT: N_("penal execution attachment download"),
+    PlanConfigType.SIMPLE_LAWSUIT_SEARCH: N_("lawsuit search, simple"),
+    PlanConfigType.SIMPLE_LAWSUIT_SEARCH_WITH_SUMMARY: N_("lawsuit search, simple, with summary"),
+    PlanConfigType.COMPLETE_LAWSUIT_SEARCH: N_("lawsuit search, complete"),
+    PlanConfigType.COMPLETE_LAWSUIT_SEARCH_WITH_SUMMARY: N_(
+        "lawsuit search, complete, with summary"
+    ),
+    PlanConfigType.FULL_LAWSUIT_SEARCH: N_("lawsuit search, full"),
+    PlanConfigType.FULL_LAWSUIT_SEARCH_WITH_SUMMARY: N_("lawsuit search, full, with summary"),
+    PlanConfigType.SIMPLE_WARRANT_SEARCH: N_("arrest warrant search, simple"),
+    PlanConfigType.COMPLETE_WARRANT_SEARCH: N_("arrest warrant search, complete"),
+    PlanConfigType.SIMPLE_EXECUTION_SEARCH: N_("penal execution search, simple"),
+    PlanConfigType.COMPLETE_EXECUTION_SEARCH: N_("penal execution search, complete"),
+    PlanConfigType.BINARY_DOCUMENT_SEARCH: N_("document search, yes or no"),
+    PlanConfigType.COUNT_DOCUMENT_SEARCH: N_("document search, count"),
+    PlanConfigType.AGGREGATE_DOCUMENT_SEARCH: N_("document search, aggregated"),
+    PlanConfigType.SIMPLE_DOCUMENT_SEARCH: N_("document search, simple"),
+    PlanConfigType.SIMPLE_DOCUMENT_SEARCH_WITH_SUMMARY: N_("document search, simple, with summary"),
+    PlanConfigType.COMPLETE_DOCUMENT_SEARCH: N_("document search, complete"),
+    PlanConfigType.COMPLETE_DOCUMENT_SEARCH_WITH_SUMMARY: N_(
+        "document search, complete, with summary"
+    ),
+    PlanConfigType.COMPLETE_DOCUMENT_SEARCH_ON_DEMAND: N_("document search, complete, on demand"),
+    PlanConfigType.COMPLETE_DOCUMENT_SEARCH_ON_DEMAND_WITH_SUMMARY: N_(
+        "document search, complete, on demand, with summary"
+    ),
+    PlanConfigType.CUSTOM_SEARCH: N_("custom search"),
+    PlanConfigType.ENTITY_PERSON_SEARCH: N_("registration data of a person"),
+    PlanConfigType.ENTITY_PERSON_SEARCH_ON_DEMAND: N_("registration data of a person, on demand"),
+    PlanConfigType.ENTITY_PERSON_NAME_SEARCH: N_("registration data of a person, by name"),
+    PlanConfigType.ENTITY_PERSON_NAME_SEARCH_ON_DEMAND: N_(
+        "registration data of a person, by name, on demand"
+    ),
+    PlanConfigType.ENTITY_COMPANY_SEARCH: N_("registration data of a company"),
+    PlanConfigType.ENTITY_COMPANY_SEARCH_ON_DEMAND: N_("registration data of a company, on demand"),
+    PlanConfigType.COMPLETE_COMPANY_SEARCH_WITH_BRANCHES: N_(
+        "company search, complete, with branches"
+    ),
+    PlanConfigType.COMPLETE_COMPANY_SEARCH_WITH_BRANCHES_ON_DEMAND: N_(
+        "company search, complete, with branches, on demand"
+    ),
+    PlanConfigType.SANCTIONS_LISTS_SEARCH: N_("sanctions lists search"),
+    PlanConfigType.SYNC_COMPLETE_DOCUMENT_SEARCH: N_("document search, complete, synchronous"),
+    PlanConfigType.ERROR: N_("error"),
+    PlanConfigType.SIMPLE_LAWSUIT_TRACKING: N_("lawsuit tracking, simple"),
+    PlanConfigType.SIMPLE_LAWSUIT_TRACKING_FIXED_TIME: N_("lawsuit tracking, simple, fixed time"),
+    PlanConfigType.COMPLETE_LAWSUIT_TRACKING: N_("lawsuit tracking, complete"),
+    PlanConfigType.COMPLETE_LAWSUIT_TRACKING_FIXED_TIME: N_(
+        "lawsuit tracking, complete, fixed time"
+    ),
+    PlanConfigType.FULL_LAWSUIT_TRACKING: N_("lawsuit tracking, full"),
+    PlanConfigType.FULL_LAWSUIT_TRACKING_FIXED_TIME: N_("lawsuit tracking, full, fixed time"),
+    PlanConfigType.DOCUMENT_TRACKING: N_("tracking of a document's new lawsuits"),
+    PlanConfigType.DOCUMENT_TRACKING_FIXED_TIME: N_(
+        "tracking of a document's new lawsuits, fixed time"
+    ),
+    PlanConfigType.PUBLIC_DOCUMENT_TRACKING: N_("tracking of a document's public lawsuits"),
+    PlanConfigType.PUBLIC_DOCUMENT_TRACKING_FIXED_TIME: N_(
+        "tracking of a document's public lawsuits, fixed time"
+    ),
+    PlanConfigType.CUSTOM_TRACKING: N_("custom tracking"),
+    PlanConfigType.CUSTOM_TRACKING_FIXED_TIME: N_("custom tracking, fixed time"),
+    PlanConfigType.COMMUNICATION_TRACKING: N_("tracking of court communications"),
 }
 
 

@@ -17,6 +17,8 @@ from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.downloads import Progress, safe_filename, save_linked
 from lawsuit_tui.services.requests import RequestService
 from lawsuit_tui.services.results import LawsuitView
+from lawsuit_tui.store import LawsuitChange
+from lawsuit_tui.store.tables.lawsuit_versions import diff
 
 __all__ = ["LawsuitService", "safe_filename"]  # safe_filename: services/downloads.py
 
@@ -59,6 +61,16 @@ class LawsuitService:
             stored_at=entry.stored_at,
             new_step_ids=set(changes.new_step_ids) if changes else set(),
             new_attachment_ids=set(changes.new_attachment_ids) if changes else set(),
+        )
+
+    def changes_between(self, old: Lawsuit, new: Lawsuit) -> LawsuitChange:
+        """What ``new`` brings over ``old`` (new steps, attachments, parties), as the cache
+        would say on storing it: for a copy the cache did not keep (read-only)."""
+        return diff(
+            old.model_dump(mode="json", exclude_none=True),
+            new.model_dump(mode="json", exclude_none=True),
+            code=new.code,
+            instance=new.instance,
         )
 
     async def refresh(self, code: str, *, with_attachments: bool = False) -> list[RequestRecord]:

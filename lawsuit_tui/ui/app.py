@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import Notify
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, current_language
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
+from lawsuit_tui.ui.keys import class_binding, key_word, words_of_key
 from lawsuit_tui.ui.messages import CacheChanged, ServicesReady, every_screen, post_to_every_screen
 from lawsuit_tui.ui.navigation import DESTINATIONS, HOME, destination
 from lawsuit_tui.ui.shell.following import RequestFollowing
@@ -105,7 +107,9 @@ class LawsuitApp(App[int]):
         *_goto_bindings(),
         Binding("f1,question_mark", "help", _("Help"), id="app.help", show=True),
         Binding("ctrl+o", "follow_notice", _("Go to notice"), id="app.follow_notice", show=False),
-        Binding("f8", "toggle_receiver", _("Webhooks"), id="app.receiver", show=False),
+        Binding(
+            "ctrl+y", "show_copied", _("Show the copied text"), id="app.show_copied", show=False
+        ),
         Binding("ctrl+q", "quit", _("Quit"), id="app.quit", show=False, priority=True),
         Binding(
             "ctrl+p",
@@ -116,6 +120,10 @@ class LawsuitApp(App[int]):
             priority=True,
         ),
     ]
+
+    TOASTS_SHOWN: ClassVar[tuple[int, int]] = (2, 4)
+    """Most notices shown at once below 30 lines and from 30 lines: more piled up over the
+    content at 80x24 (issue 19); the oldest leave first, errors last."""
 
     MOVEMENT_POLL_SECONDS: ClassVar[float] = 60.0
     """How often the app looks for new tracking movements."""
@@ -146,6 +154,7 @@ class LawsuitApp(App[int]):
         self._notice_target: tuple[str, dict[str, Any]] | None = None
         self._following = RequestFollowing(self)
         self._theme_before_picker: str | None = None
+        self._copied: tuple[str, str] | None = None
         self._start_receiver = start_receiver
         self.movement_watch: MovementWatch | None = None
         self.receiver_switch = ReceiverSwitch(
@@ -153,6 +162,8 @@ class LawsuitApp(App[int]):
         )
         for item in DESTINATIONS:
             self.add_mode(item.id, self._mode_factory(item.id))
+        if self._settings is not None:
+            self.apply_display_zone()
         if settings.theme in self.available_themes:
             self.theme = settings.theme
 
@@ -196,7 +207,16 @@ class LawsuitApp(App[int]):
         except ConfigError as error:
             self.exit(return_code=2, message=f"lawsuit-tui: {error}")
             return False
+        self.apply_display_zone()
         return True
+
+    def apply_display_zone(self) -> None:
+        """Show times in the user's zone (D146): the setting, else by the language in force
+        (Brasília for pt-BR), so a language switch may move them too."""
+        from lawsuit_tui.config import display_zone
+        from lawsuit_tui.domain.formatting import set_display_zone
+
+        set_display_zone(display_zone(self.settings.timezone, current_language()))
 
     @work(exclusive=True, group="app.context", exit_on_error=False)
     async def _open_services(self) -> None:
@@ -288,6 +308,22 @@ class LawsuitApp(App[int]):
             title=_("New"),
         )
 
+    def _on_notify(self, event: Notify) -> None:
+        # Textual's own handler adds every notice; this one collapses a repeated notice and
+        # keeps only a few on screen (the Toast rack has no cap of its own).
+        new = event.notification
+        for old in list(self._notifications):
+            if (old.title, old.message) == (new.title, new.message):
+                self._unnotify(old, refresh=False)
+        self._notifications.add(new)
+        small, large = self.TOASTS_SHOWN
+        room = small if self.size.height < 30 else large
+        while len(self._notifications) > room:
+            shown = list(self._notifications)
+            victim = next((n for n in shown if n.severity != "error"), shown[0])
+            self._unnotify(victim, refresh=False)
+        self._refresh_notifications()
+
     def action_follow_notice(self) -> None:
         if self._notice_target is None:
             self.notify(_("No notice to follow."), timeout=3)
@@ -366,22 +402,65 @@ class LawsuitApp(App[int]):
         self.push_screen(TransferFilesScreen())
 
     def copy_text(self, text: str, what: str) -> None:
-        """Copy through the terminal (OSC 52: works over SSH and in tmux)."""
+        """Copy through the terminal (OSC 52: works over SSH, and in tmux once it passes it
+        on); the notice names the key that shows the text for the terminal's own copy, the
+        fallback when the clipboard never gets it (tmux's default ``set-clipboard external``)."""
         self.copy_to_clipboard(text)
-        self.notify(_("Copied {what}: {text}").format(what=what, text=text), timeout=4)
+        self._copied = (what, text)
+        key = self.binding_key("app.show_copied")
+        message = _("Sent {what} to the clipboard: {text}").format(what=what, text=text)
+        message += "\n" + _("Nothing arrived? {key} shows it to copy by hand.").format(key=key)
+        self.notify(message, timeout=6)
+
+    def action_show_copied(self) -> None:
+        """The last text copied, selected, for the terminal's own copy (mouse or tmux)."""
+        if self._copied is None:
+            self.notify(_("Nothing copied yet."), timeout=3)
+            return
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        what, text = self._copied
+        self.push_screen(TextViewScreen(what, text, selected=True))
 
     def binding_key(self, binding_id: str) -> str:
-        """The key the user actually has for a binding id (after the keymap), for display."""
+        """The key the user actually has for a binding id (after the keymap), for display.
+
+        A binding of a screen not shown yet (a form being composed) is found in its class."""
         keys = self._keymap.get(binding_id)
         if keys:
-            key = keys.split(",")[0].strip()
-            return self.get_key_display(Binding(key, ""))
+            return words_of_key(self, keys)
         nodes: list[Any] = [self, self.screen, *every_screen(self)]
         for node in nodes:
             for _key, binding in node._bindings:
                 if binding.id == binding_id:
                     return self.get_key_display(binding)
-        return binding_id
+        binding = class_binding(binding_id)
+        return binding_id if binding is None else self.get_key_display(binding)
+
+    async def paid_call_allowed(self, what: str) -> bool:
+        """Read-only means nothing kept and nothing paid unless asked (D147): each paid or
+        lasting call of a read-only session is confirmed first."""
+        if not self.read_only:
+            return True
+        from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+
+        question = _(
+            "{what}?\n\nThis session is read-only: nothing is kept in the cache, and calls "
+            "that cost or last (requests, trackings) are made only when you confirm each one."
+        ).format(what=what)
+        answer = await self.push_screen_wait(
+            ConfirmScreen(_("A paid call in read-only mode"), question, yes=_("Make the call"))
+        )
+        return bool(answer)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Named keys in words, in the reader's language (Enter, Esc, Espaço); the rest as
+        Textual shows them (``r``, ``f10``, ``^p``). The Footer and the help ask this too."""
+        if not binding.key_display:
+            word = key_word(binding.key.split(",")[0])
+            if word is not None:
+                return word
+        return super().get_key_display(binding)
 
     # --- status, movements, webhooks ----------------------------------------------------
 
@@ -402,6 +481,7 @@ class LawsuitApp(App[int]):
             following=status.following,
             cache_writable=status.cache_writable,
             cache_message=status.cache_message or "",
+            read_only=self.read_only,
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
         )
@@ -453,12 +533,13 @@ class LawsuitApp(App[int]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(_("Theme"), _("Change the colour theme"), self.action_change_theme)
-        key = self.binding_key("app.receiver")
+        key = self.binding_key("app.goto.webhooks")
         yield SystemCommand(
             _("Stop the webhook receiver")
             if self.receiver_switch.running
             else _("Start the webhook receiver"),
-            _("Deliveries of the service, stored as they arrive") + f"  ({key})",
+            _("Deliveries of the service, stored as they arrive")
+            + f"  ({key}, {self.binding_key('webhooks.toggle')})",
             self.toggle_receiver,
         )
         yield SystemCommand(_("Help"), _("Keys of this screen"), self.action_help)

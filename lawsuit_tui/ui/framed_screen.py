@@ -10,7 +10,7 @@ commands in the palette (``palette_commands``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import ScreenHost, host_of
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.chrome import StatusLine, TopBar
 
 if TYPE_CHECKING:
@@ -48,7 +49,11 @@ class FramedScreen(Screen[None]):
     TITLE_TEXT: ClassVar[str] = ""
     """Shown in the top bar; mark with N_ (translated at use)."""
     HELP_TEXT: ClassVar[str] = ""
-    """A paragraph for the help screen; mark with N_."""
+    """A paragraph for the help screen; mark with N_. Keys it names are placeholders."""
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {}
+    """The placeholders of HELP_TEXT: a binding id (``"lookup.fresh"``: the user's key for
+    it) or one of Textual's own keys (``"enter"``), as :func:`~lawsuit_tui.ui.keys.named_keys`
+    fills them."""
 
     _services_started = False
 
@@ -69,6 +74,12 @@ class FramedScreen(Screen[None]):
 
     def screen_title(self) -> str:
         return _(self.TITLE_TEXT) if self.TITLE_TEXT else ""
+
+    def help_text(self) -> str:
+        """HELP_TEXT in the current language, with the keys the user has."""
+        if not self.HELP_TEXT:
+            return ""
+        return _(self.HELP_TEXT).format(**named_keys(self.app, self.HELP_KEYS))
 
     def set_screen_title(self, title: str) -> None:
         self.query_one(TopBar).set_title(title)

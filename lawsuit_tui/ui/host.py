@@ -96,6 +96,11 @@ class ScreenHost(Protocol):
         """The key the user has for a binding id (after the keymap), for display."""
         ...
 
+    async def paid_call_allowed(self, what: str) -> bool:
+        """May a paid (or lasting) call be made now? At once yes, unless the session is
+        read-only (D147): then the user is asked, ``what`` naming the call. From a worker."""
+        ...
+
 
 def host_of(app: App[Any]) -> ScreenHost:
     """The app of a widget or a dialog, as a :class:`ScreenHost`."""

@@ -8,11 +8,12 @@ Two ways for the app to offer it (both list "Language: English" and "Language: P
 
 Choosing one calls :func:`switch_language`: it sets the language, redoes every binding
 description (the Footer, the help screen, the palette's key hints, and screens built later),
-redraws every screen so that text produced at render time follows, posts ``LanguageChanged``
-(``ui/messages.py``) to the app and to every screen, remembers the choice in the config file
-through ``save_preferences`` (in a thread worker), says so in the new language, and builds
-the base screen of every mode again so that text made in ``compose`` follows too (a mode with
-something pushed over its base screen is left as it is).
+redoes the texts widgets were given (:func:`retranslate_widgets`), redraws every screen so
+that text produced at render time follows, posts ``LanguageChanged`` (``ui/messages.py``) to
+the app and to every screen, whose handler redoes what it built from its data (a lookup's
+title, a lawsuit's tree), remembers the choice in the config file through
+``save_preferences`` (in a thread worker) and says so in the new language. No screen is
+built again: what the user typed, opened or scrolled to stays (D148).
 
 Binding descriptions are made by ``_()`` in class bodies, at import time; they are redone
 through :func:`lawsuit_tui.i18n.retranslate`, which knows every text ``_`` produced.
@@ -30,7 +31,6 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingsMap
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
-from textual.screen import Screen
 
 from lawsuit_tui.i18n import (
     LANGUAGE_NAMES,
@@ -109,58 +109,65 @@ def _save(language: str) -> None:
     save_preferences({"language": language})
 
 
-_SWAP_MODE = "lawsuit-tui-language-swap"
+def retranslate_widgets(root: DOMNode) -> None:
+    """Redo, in the current language, the texts widgets were given in another: column
+    headers, placeholders, labels, buttons, check boxes, titles and borders made by ``_``.
+
+    Texts built from a template and values (``_("{n} lawsuits").format(...)``) are not
+    theirs to redo: the screen that made them redoes them on ``LanguageChanged``."""
+    from rich.text import Text
+    from textual.widget import Widget
+    from textual.widgets import Button, Collapsible, DataTable, Input, Static
+    from textual.widgets._toggle_button import ToggleButton
+
+    for node in root.walk_children(Widget, with_self=False):
+        if node.border_title:
+            node.border_title = retranslate(str(node.border_title))
+        if node.border_subtitle:
+            node.border_subtitle = retranslate(str(node.border_subtitle))
+        if isinstance(node, DataTable):
+            changed = False
+            for column in node.columns.values():
+                label = retranslate(column.label.plain)
+                if label != column.label.plain:
+                    column.label = Text(label, style=column.label.style)
+                    changed = True
+            if changed:
+                node._require_update_dimensions = True
+                node.refresh()
+            redraw = getattr(node, "redraw_rows", None)
+            if callable(redraw):
+                redraw()  # rows that show words (statuses, kinds) follow too
+        elif isinstance(node, Input):
+            if node.placeholder:
+                node.placeholder = retranslate(node.placeholder)
+        elif isinstance(node, Button):
+            label = node.label.plain if isinstance(node.label, Text) else str(node.label)
+            node.label = retranslate(label)
+        elif isinstance(node, ToggleButton):
+            node.label = retranslate(node.label.plain)
+        elif isinstance(node, Collapsible):
+            node.title = retranslate(node.title)
+        elif isinstance(node, Static) and isinstance(node.content, str) and node.content:
+            node.update(retranslate(node.content))
 
 
-def _rebuild_modes(app: App[Any]) -> None:
-    """Build the screens of every mode again, in the new language (they load from the cache
-    at once): hidden modes on their next visit, the mode on show at once. A mode with anything
-    pushed over its base screen (a form being filled, a lawsuit open) is kept as it is."""
-    modes: dict[str, Any] = app._modes
-    stacks: dict[str, list[Screen[Any]]] = app._screen_stacks
-
-    def rebuildable(mode: str) -> bool:
-        # An installed screen instance (not a factory) cannot be built again.
-        return len(stacks.get(mode, ())) == 1 and not isinstance(modes.get(mode), Screen)
-
-    async def rebuild() -> None:
-        current = app.current_mode
-        for mode, base in list(modes.items()):
-            if mode != current and rebuildable(mode):
-                await app.remove_mode(mode)
-                app.add_mode(mode, base)
-        if current in modes and rebuildable(current) and _SWAP_MODE not in modes:
-            # The mode on show cannot be removed: stand on an empty screen meanwhile.
-            base = modes[current]
-            app.add_mode(_SWAP_MODE, Screen)
-            await app.switch_mode(_SWAP_MODE)
-            await app.remove_mode(current)
-            app.add_mode(current, base)
-            await app.switch_mode(current)
-            await app.remove_mode(_SWAP_MODE)
-
-    app.call_later(rebuild)
-
-
-def switch_language(
-    app: App[Any],
-    language: str,
-    *,
-    remember: bool | None = None,
-    rebuild_screens: bool = True,
-) -> str:
+def switch_language(app: App[Any], language: str, *, remember: bool | None = None) -> str:
     """Show the interface in ``language`` ("en" or "pt-BR") from now on; returns it.
 
+    Every screen of every mode stays as it is (what was typed, the place in a list, an open
+    lawsuit) and redoes its texts: widgets' own texts here (:func:`retranslate_widgets`),
+    the ones a screen built from its data in its ``LanguageChanged`` handler (D148).
     ``remember`` (default: the app's ``remember_preferences``, else True) writes the choice
     to the config file, in a thread worker whose failure reaches the app's error handler.
-    ``rebuild_screens`` builds the base screen of every mode again (unless something is pushed
-    over it), so that it comes back entirely in the new language; what was typed there is lost,
-    data reloads from the cache.
     """
     applied = set_language(language)
-    if rebuild_screens:
-        _rebuild_modes(app)
+    zone_follows = getattr(app, "apply_display_zone", None)
+    if callable(zone_follows) and getattr(app, "_settings", None) is not None:
+        zone_follows()  # before any text is redone: times follow the language's default zone
     retranslate_bindings(app)
+    for screen in every_screen(app):
+        retranslate_widgets(screen)
     settings = getattr(app, "settings", None)
     if settings is not None and hasattr(settings, "language"):
         # A settings object that refuses the value keeps its own; the file is still written.

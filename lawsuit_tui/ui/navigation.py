@@ -93,6 +93,13 @@ DESTINATIONS: tuple[Destination, ...] = (
         "lawsuit_tui.ui.count.screen:CountScreen",
         N_("Count lawsuits matching a filter, for prospecting"),
     ),
+    Destination(
+        "webhooks",
+        "f8",
+        N_("Webhooks"),
+        "lawsuit_tui.ui.webhooks.screen:ReceiverScreen",
+        N_("The receiver of the service's callbacks: its URL, start and stop, what arrived"),
+    ),
 )
 
 HOME = "lookup"

@@ -25,8 +25,9 @@ import asyncio
 import hmac
 import inspect
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -72,6 +73,12 @@ class ReceiverStats:
     refused: int = 0
     last_delivery_at: datetime | None = None
     last_event: str | None = None
+    problems: deque[tuple[datetime, int, str]] = field(default_factory=lambda: deque(maxlen=10))
+    """The last deliveries refused or not stored: (when, status answered, why), for the TUI's
+    receiver screen; never the body, which may hold personal data."""
+
+    def problem(self, status: int, reason: str) -> None:
+        self.problems.append((datetime.now(UTC), status, reason))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,6 +138,7 @@ class Receiver:
         client = scope.get("client")
         if not self.allow.allows(client[0] if client else None):
             self.stats.refused += 1
+            self.stats.problem(403, f"sender {client[0] if client else '?'} not allowed")
             await _answer(send, 403, {"error": "FORBIDDEN", "message": "sender not allowed"})
             return
         route = self._route(str(scope.get("path", "")))
@@ -175,16 +183,19 @@ class Receiver:
         declared = _content_length(scope)
         if declared == -1:
             self.stats.rejected += 1
+            self.stats.problem(400, "bad Content-Length")
             await _answer(send, 400, {"error": "BAD_REQUEST", "message": "bad Content-Length"})
             return
         if declared is not None and declared > self.max_body:
             self.stats.rejected += 1
+            self.stats.problem(413, f"body of {declared} bytes")
             await _answer(send, 413, {"error": "PAYLOAD_TOO_LARGE", "limit": self.max_body})
             return
         try:
             body = await self._read_body(receive)
         except _TooLarge:
             self.stats.rejected += 1
+            self.stats.problem(413, "body too large")
             await _answer(send, 413, {"error": "PAYLOAD_TOO_LARGE", "limit": self.max_body})
             return
         except _Disconnected:
@@ -194,12 +205,14 @@ class Receiver:
             summary = await asyncio.wait_for(asyncio.shield(work), self.answer_within)
         except InvalidDelivery as exc:
             self.stats.rejected += 1
+            self.stats.problem(400, exc.reason)
             await _answer(send, 400, {"error": "BAD_REQUEST", "message": exc.reason})
             return
         except TimeoutError:
             # The write goes on in its thread; the sender's retry will find it (dedupe).
             work.add_done_callback(_consume)
             self.stats.failed += 1
+            self.stats.problem(503, "not stored in time")
             log.warning(
                 "webhook delivery not stored within %.1f s: answered 503", self.answer_within
             )
@@ -207,6 +220,7 @@ class Receiver:
             return
         except Exception as exc:  # the cache failed: not acknowledged, so the sender retries
             self.stats.failed += 1
+            self.stats.problem(503, f"the cache failed: {type(exc).__name__}")
             log.error("webhook delivery not stored: %s: %s", type(exc).__name__, exc)
             await _answer(send, 503, {"error": "SERVICE_UNAVAILABLE"}, retry_after="1")
             return

@@ -23,6 +23,7 @@ from lawsuit_tui.domain.formatting import (
     sao_paulo_tz,
 )
 from lawsuit_tui.domain.identifiers import make_cnj
+from lawsuit_tui.i18n import set_language
 
 # ---------------------------------------------------------------- dates
 
@@ -201,14 +202,17 @@ def test_parse_money_br_errors(text: str, message: str) -> None:
     [(0, "0"), (7, "7"), (999, "999"), (1234, "1.234"), (-1234567, "-1.234.567"), (None, "")],
 )
 def test_format_int(value: int | None, expected: str) -> None:
+    set_language("pt-BR")
     assert format_int(value) == expected
+    set_language("en")  # a count in English: 1,234 (issue 19: "Steps (9.967)" was Brazilian)
+    assert format_int(value) == expected.replace(".", ",")
 
 
 @given(st.integers(-(10**18), 10**18))
 def test_format_int_groups(n: int) -> None:
-    shown = format_int(n)
-    assert int(shown.replace(".", "")) == n
-    groups = shown.lstrip("-").split(".")
+    shown = format_int(n)  # English: commas
+    assert int(shown.replace(",", "")) == n
+    groups = shown.lstrip("-").split(",")
     assert 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
 
 

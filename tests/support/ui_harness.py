@@ -88,6 +88,7 @@ class Harness:
             await self._release.wait()
         self.context = await ServiceContext.open(
             self.settings,
+            read_only=self.app.read_only,
             transport=httpx.ASGITransport(app=self.sandbox),
             base_urls=BaseUrls.from_root(SANDBOX_ROOT),
             sleep=self._virtual_sleep,

@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, Static
 
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, parse_int
 
 __all__ = ["FindDialog"]
@@ -68,9 +69,17 @@ class FindDialog(FormDialog[int | None]):
                     hint=_("Lower it to buy a sample: you pay only for what it returns."),
                 )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Cancel (Esc)"), id="fd-cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "count.find.submit", "cancel": "count.find.cancel"}
+                )
                 yield Button(
-                    _("Create and pay (F10)"), id="fd-submit", variant="warning", compact=True
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="fd-cancel", compact=True
+                )
+                yield Button(
+                    _("Create and pay ({key})").format(key=keys["send"]),
+                    id="fd-submit",
+                    variant="warning",
+                    compact=True,
                 )
 
     def on_mount(self) -> None:

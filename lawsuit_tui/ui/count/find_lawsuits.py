@@ -8,7 +8,7 @@ folder the user confirms.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -46,11 +46,17 @@ class FindLawsuitsScreen(FramedScreen):
 
     TITLE_TEXT = N_("Find request")
     HELP_TEXT = N_(
-        "The lawsuits a find request bought from the Miner, as it returned them. Enter opens "
-        "a lawsuit (its parties and steps); e writes them all to a CSV file; Escape goes back "
-        "to the count."
+        "The lawsuits a find request bought from the Miner, as it returned them. {open} opens "
+        "a lawsuit (its parties and steps); {export} writes them all to a CSV file; {back} goes "
+        "back to the count."
     )
     CSS_PATH = "count.tcss"
+
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "open": "enter",
+        "export": "count.find_lawsuits.export",
+        "back": "count.find_lawsuits.back",
+    }
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", _("Back"), id="count.find_lawsuits.back"),

@@ -48,6 +48,7 @@ from lawsuit_tui.ui.count.count_text import filter_summary, money_value
 from lawsuit_tui.ui.count.court_picker import CourtPicker
 from lawsuit_tui.ui.errors import http_status, service_messages
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import FieldBox, parse_int_list, show_general, show_problems
 from lawsuit_tui.ui.widgets.theme_text import theme_style
 
@@ -81,13 +82,19 @@ class CountScreen(FramedScreen):
         "Count the lawsuits that match a filter, to size a prospecting effort; counting is "
         "free and leaves out what you already bought. Choose the type of credit first: "
         "budget years and natures apply to precatórios, tags to enforcements of judgment. "
-        "Pick the courts from the Miner's list: type an acronym or a name to narrow it, Space "
-        "or Enter picks (Enter in the box picks what you typed: TJSP, TRF3); none picked "
+        "Pick the courts from the Miner's list: type an acronym or a name to narrow it, {pick} "
+        "or {open} picks ({open} in the box picks what you typed: TJSP, TRF3); none picked "
         "means every court. The amount is a range in R$ or a tier, never both. A count can "
-        "then be bought as a find request (paid): the Miner returns its lawsuits, which open "
-        "here and can be exported. The history keeps every count and find: Enter on a count "
-        "puts its filter back in the form, on a find opens its lawsuits."
+        "then be bought as a find request (paid, {find}): the Miner returns its lawsuits, "
+        "which open here and can be exported. The history ({history}) keeps every count and "
+        "find: {open} on a count puts its filter back in the form, on a find opens its lawsuits."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "open": "enter",
+        "pick": "space",
+        "find": "count.find",
+        "history": "count.history",
+    }
     CSS_PATH = "count.tcss"
 
     # Keys that work while typing in the form's fields (F7 and F9 are the app's, issue 19).
@@ -128,7 +135,9 @@ class CountScreen(FramedScreen):
                     field="kind",
                 )
                 yield FieldBox(
-                    _("Courts (type to narrow, Space picks)"),
+                    _("Courts (type to narrow, {pick} picks)").format(
+                        pick=named_keys(self.app, {"pick": "space"})["pick"]
+                    ),
                     CourtPicker(id="cn-court-picker"),
                     field="tribunals",
                 )
@@ -173,7 +182,12 @@ class CountScreen(FramedScreen):
                         )
                 yield Static("", id="cn-problems", markup=False)
                 with Horizontal(id="cn-buttons"):
-                    yield Button(_("Count (F10)"), id="cn-submit", variant="primary", compact=True)
+                    yield Button(
+                        _("Count ({key})").format(key=self.host.binding_key("count.submit")),
+                        id="cn-submit",
+                        variant="primary",
+                        compact=True,
+                    )
             with Vertical(id="count-side"):
                 yield Static(_("No count yet."), id="count-result")
                 yield Static("", id="count-find")

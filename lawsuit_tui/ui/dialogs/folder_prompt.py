@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.keys import named_keys
 
 
 class FolderPrompt(ModalScreen[Path | None]):
@@ -33,7 +34,9 @@ class FolderPrompt(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
-            box.border_subtitle = _("Enter saves · Escape cancels")
+            box.border_subtitle = _("{save} saves · {cancel} cancels").format(
+                **named_keys(self.app, {"save": "enter", "cancel": "prompt.cancel"})
+            )
             yield Static(self._explanation, classes="dialog-text")
             yield Input(str(self._folder), id="folder")
             yield Static("", id="folder-problem", classes="field-error")

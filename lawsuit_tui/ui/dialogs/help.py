@@ -6,13 +6,14 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
 
 
 def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str]]:
@@ -34,6 +35,15 @@ def binding_rows(screen: Screen[Any]) -> list[tuple[str, str, str]]:
     return rows
 
 
+def copy_note(app: App[Any]) -> str:
+    """How copying works here, and what to do in tmux when nothing arrives."""
+    return _(
+        "Copying goes through the terminal (OSC 52), over SSH too. In tmux, add "
+        '"set -g set-clipboard on" to ~/.tmux.conf: its default drops it. When nothing '
+        "arrives, {key} shows the last copied text to copy by hand."
+    ).format(key=host_of(app).binding_key("app.show_copied"))
+
+
 class HelpScreen(ModalScreen[None]):
     """Lists the keys of the screen below it; Escape, ? or F1 closes it."""
 
@@ -47,8 +57,8 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, screen: Screen[Any]) -> None:
         super().__init__()
         self._rows = binding_rows(screen)
-        help_text = getattr(screen, "HELP_TEXT", "")
-        self._intro = _(help_text) if help_text else ""
+        text_of = getattr(screen, "help_text", None)
+        self._intro = text_of() if callable(text_of) else ""
         title = getattr(screen, "screen_title", None)
         self._title = title() if callable(title) else ""
 
@@ -64,7 +74,10 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(f"  {key}", description)
         with VerticalScroll(id="help-box") as box:
             box.border_title = _("Keys: {screen}").format(screen=self._title or "lawsuit-tui")
-            box.border_subtitle = _("Escape closes")
+            box.border_subtitle = _("{key} closes").format(
+                key=host_of(self.app).binding_key("help.close")
+            )
             if self._intro:
                 yield Static(self._intro, id="help-intro")
             yield Static(table, id="help-keys")
+            yield Static(copy_note(self.app), id="help-copy")

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, TextArea
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
 
 
 class TextViewScreen(ModalScreen[None]):
@@ -22,10 +23,12 @@ class TextViewScreen(ModalScreen[None]):
         Binding("c", "copy", _("Copy all"), id="text.copy"),
     ]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, *, selected: bool = False) -> None:
         super().__init__()
         self._title = title
         self._text = text
+        self._selected = selected
+        """Open with all of it selected (a copy the clipboard may not have received)."""
 
     def compose(self) -> ComposeResult:
         area = TextArea(
@@ -36,12 +39,17 @@ class TextViewScreen(ModalScreen[None]):
             id="text-view",
         )
         area.border_title = self._title
-        area.border_subtitle = _("Escape closes")
+        area.border_subtitle = _("{key} closes").format(
+            key=host_of(self.app).binding_key("text.close")
+        )
         yield area
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        area = self.query_one(TextArea)
+        area.focus()
+        if self._selected:
+            area.select_all()
 
     def action_copy(self) -> None:
         area = self.query_one(TextArea)

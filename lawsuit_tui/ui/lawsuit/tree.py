@@ -17,14 +17,15 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
-from textual.widgets.tree import TreeNode
+from textual.widgets.tree import TreeNode, UnknownNodeID
 from textual.worker import Worker, WorkerState
 
 from lawsuit_tui.domain.enums import Side
 from lawsuit_tui.domain.formatting import format_date, format_document, format_int
 from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit, Party, RelatedLawsuit, Step
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, untranslate
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.widgets.lawsuit_summaries import party_name
 
 PAGE = 200
@@ -79,6 +80,8 @@ class _Index:
     steps: list[Step] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
     by_step: dict[str, list[Attachment]] = field(default_factory=dict)
+    searchable: list[str] = field(default_factory=list)
+    """Each step's type, text and date, case-folded once: a filter is one ``in`` per step."""
 
 
 def _index(lawsuit: Lawsuit) -> _Index:
@@ -92,7 +95,17 @@ def _index(lawsuit: Lawsuit) -> _Index:
     for attachment in attachments:
         if attachment.step_id:
             by_step[attachment.step_id].append(attachment)
-    return _Index(steps, attachments, dict(by_step))
+    searchable = [
+        "\n".join(
+            (
+                (step.step_type or "").casefold(),
+                (step.content or "").casefold(),
+                format_date(step.step_date),
+            )
+        )
+        for step in steps
+    ]
+    return _Index(steps, attachments, dict(by_step), searchable)
 
 
 def _year(step: Step) -> str:
@@ -135,7 +148,8 @@ def attachment_label(attachment: Attachment, new: bool) -> Text:
     details = [
         format_date(attachment.attachment_date),
         attachment.attachment_type or "",
-        attachment.status or "",
+        # "done" is every attachment's normal state: only a status worth a look is shown
+        "" if str(attachment.status or "done") == "done" else str(attachment.status),
     ]
     if attachment.private:
         details.append(_("private"))
@@ -148,11 +162,14 @@ def attachment_label(attachment: Attachment, new: bool) -> Text:
 
 
 def party_label(party: Party) -> Text:
-    label = Text(party_name(party), style="bold")
+    # The role first, as a lawyer lists parties ("ADMINISTRADOR JUDICIAL: name"): the end of
+    # a long line is what a narrow terminal cuts, and the document is the least read.
+    label = Text()
+    if party.person_type:
+        label.append(f"{party.person_type}: ", "italic dim")
+    label.append(party_name(party), "bold")
     if party.main_document:
         label.append(f"  {format_document(party.main_document)}", "dim")
-    if party.person_type:
-        label.append(f"  {party.person_type}", "italic dim")
     return label
 
 
@@ -168,6 +185,34 @@ def related_label(item: RelatedItem) -> Text:
     if name:
         label.append(f"  {name}", "dim")
     return label
+
+
+def _item_key(item: object) -> str:
+    if isinstance(item, Step):
+        return f"step:{item.step_id or ''}"
+    if isinstance(item, Attachment):
+        return f"attachment:{item.attachment_id or ''}"
+    return ""
+
+
+def _node_key(node: TreeNode[NodeData]) -> str:
+    """What a line is, the same in two versions of a lawsuit: a group by kind (a year by its
+    year), a step or an attachment by id, a related lawsuit by number, another line by its
+    title under its parent's key ("" for a "more" line and the root)."""
+    data = node.data
+    if isinstance(data, Group):
+        return f"group:{data.kind}:{data.key}"
+    if isinstance(data, StepItem):
+        return _item_key(data.step)
+    if isinstance(data, AttachmentItem):
+        return f"{_node_key(node.parent) if node.parent else ''}/{_item_key(data.attachment)}"
+    if isinstance(data, RelatedItem):
+        return f"related:{data.related.code}:{data.related.instance}:{data.main}"
+    if isinstance(data, MoreItem) or node.parent is None:
+        return ""
+    label = node.label.plain if isinstance(node.label, Text) else str(node.label)
+    parent = _node_key(node.parent)
+    return f"{parent}/{untranslate(label.split(' (')[0])}"  # the same in either language
 
 
 class LawsuitTree(Tree[NodeData]):
@@ -188,6 +233,10 @@ class LawsuitTree(Tree[NodeData]):
         self._new_attachments: set[str] = set()
         self._filter = ""
         self._steps_node: TreeNode[NodeData] | None = None
+        self._restore_expanded: set[str] = set()
+        self._restore_cursor = ""
+        self._filtered: list[Step] | None = None
+        """The steps the filter keeps, computed once per filter."""
         self._generation = 0
         self.filling = False
         """True while a group is still receiving its chunks (tests wait on it)."""
@@ -200,14 +249,20 @@ class LawsuitTree(Tree[NodeData]):
         new_step_ids: Iterable[str] = (),
         new_attachment_ids: Iterable[str] = (),
     ) -> None:
-        expanded = {
-            str(node.label.plain if isinstance(node.label, Text) else node.label).split(" (")[0]
-            for node in self.root.children
-            if node.is_expanded
-        }
+        """Fill the tree with ``lawsuit``; a new version of the one on show keeps the reader's
+        place: what was expanded opens again (lazy groups as they fill) and the cursor goes
+        back to the line it was on (a step past the first page brings its page)."""
+        expanded = {_node_key(node) for node in self._walk() if node.is_expanded}
+        cursor = self.cursor_node
+        # A place not yet restored (a version arrived while the last one was filling) stays
+        # the place to go back to.
+        self._restore_expanded = (expanded | self._restore_expanded) - {""}
+        if not self._restore_cursor:
+            self._restore_cursor = _node_key(cursor) if cursor is not None else ""
         self._generation += 1
         self._lawsuit = lawsuit
         self._index = _index(lawsuit)
+        self._filtered = None
         self._new_steps = set(new_step_ids)
         self._new_attachments = set(new_attachment_ids)
         self.clear()
@@ -227,11 +282,43 @@ class LawsuitTree(Tree[NodeData]):
         )
         self._add_related(root, lawsuit)
         self._add_history(root, lawsuit)
-        for node in root.children:
-            title = node.label.plain if isinstance(node.label, Text) else str(node.label)
-            if title.split(" (")[0] in expanded and node.allow_expand:
-                node.expand()
         self.move_cursor_to_line(0)
+        self._restore(root)
+
+    # --- keeping the reader's place ------------------------------------------------------
+
+    def _walk(self) -> Iterable[TreeNode[NodeData]]:
+        pending = list(self.root.children)
+        while pending:
+            node = pending.pop()
+            yield node
+            pending.extend(node.children)
+
+    def _put_cursor(self, node: TreeNode[NodeData], key: str) -> None:
+        # The place counts as restored only once the cursor is there: a newer version may
+        # have rebuilt the tree meanwhile, and must restore it in turn.
+        if self._restore_cursor != key:
+            return
+        try:
+            self.get_node_by_id(node.id)
+        except UnknownNodeID:
+            return
+        self._restore_cursor = ""
+        self.move_cursor(node)
+
+    def _restore(self, parent: TreeNode[NodeData]) -> None:
+        """Open again what was open under ``parent`` and put the cursor back when its line is
+        there (lazy groups call this as their children arrive)."""
+        pending = list(parent.children)
+        while pending:
+            node = pending.pop(0)
+            key = _node_key(node)
+            if key and key == self._restore_cursor:
+                self.call_after_refresh(self._put_cursor, node, key)
+            if key in self._restore_expanded and node.allow_expand and not node.is_expanded:
+                self._restore_expanded.discard(key)
+                node.expand()
+            pending.extend(node.children)
 
     def _add_parties(self, root: TreeNode[NodeData], parties: Sequence[Party]) -> None:
         node = root.add(
@@ -310,7 +397,8 @@ class LawsuitTree(Tree[NodeData]):
                 lawsuit.distribution.distribution_type,
             )
         if lawsuit.sentence is not None:
-            row(_("Sentence"), lawsuit.sentence.sentence_date, lawsuit.sentence.sentence_type)
+            # "Sentence" reads as criminal in English; the civil word is judgment (sentença).
+            row(_("Judgment"), lawsuit.sentence.sentence_date, lawsuit.sentence.sentence_type)
         if lawsuit.appeal is not None:
             row(_("Appeal"), lawsuit.appeal.appeal_date, None)
         if lawsuit.appeal_judgement is not None:
@@ -359,14 +447,14 @@ class LawsuitTree(Tree[NodeData]):
         steps = self._index.steps
         if not self._filter:
             return steps
-        needle = self._filter.casefold()
-        return [
-            step
-            for step in steps
-            if needle in (step.content or "").casefold()
-            or needle in (step.step_type or "").casefold()
-            or needle in format_date(step.step_date)
-        ]
+        if self._filtered is None:
+            needle = self._filter.casefold()
+            self._filtered = [
+                step
+                for step, text in zip(steps, self._index.searchable, strict=True)
+                if needle in text
+            ]
+        return self._filtered
 
     async def _fill(self, node: TreeNode[NodeData], generation: int) -> None:
         group = node.data
@@ -403,6 +491,7 @@ class LawsuitTree(Tree[NodeData]):
             if news[year]:
                 label.append("  " + _("{n} new").format(n=format_int(news[year])), "reverse")
             node.add(label, data=Group("year", year))
+        self._restore(node)
 
     async def _add_page(
         self,
@@ -421,7 +510,21 @@ class LawsuitTree(Tree[NodeData]):
         if not items:
             node.add_leaf(Text(_("nothing matches"), style="dim italic"))
             return
-        page = items[start : start + PAGE]
+        stop = start + PAGE
+        wanted = self._restore_cursor
+        if "step:" in wanted or "attachment:" in wanted:
+            # The line the cursor was on lies further down: bring the pages up to it.
+            found = next(
+                (
+                    n
+                    for n in range(start, len(items))
+                    if wanted.endswith(_item_key(items[n])) and _item_key(items[n])
+                ),
+                None,
+            )
+            if found is not None and found >= stop:
+                stop = found + 1
+        page = items[start:stop]
         for offset in range(0, len(page), CHUNK):
             if generation != self._generation:
                 return  # refilled (new version, new filter) meanwhile
@@ -435,12 +538,15 @@ class LawsuitTree(Tree[NodeData]):
         if rest > 0:
             label = Text(
                 "… "
-                + _("{n} more of {total}: Enter shows them").format(
-                    n=format_int(min(rest, PAGE)), total=format_int(len(items))
+                + _("{n} more of {total}: {key} shows them").format(
+                    n=format_int(min(rest, PAGE)),
+                    total=format_int(len(items)),
+                    key=words_of_key(self.app, "enter"),
                 ),
                 style="italic",
             )
             node.add_leaf(label, data=MoreItem(items, start + len(page)))
+        self._restore(node)
 
     def _add_step(self, node: TreeNode[NodeData], step: Step) -> None:
         attachments = self._index.by_step.get(step.step_id or "", [])
@@ -466,6 +572,9 @@ class LawsuitTree(Tree[NodeData]):
     def filter_steps(self, text: str) -> None:
         """Show only the steps whose content, type or date contains ``text``."""
         self._filter = text.strip()
+        self._filtered = None
+        self._restore_expanded.clear()  # a new filter is a new place
+        self._restore_cursor = ""
         self._generation += 1
         node = self._steps_node
         if node is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -26,6 +26,7 @@ from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import credential_problem
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LookupResult
+    from lawsuit_tui.ui.messages import LanguageChanged
 
 
 class IdentifierInput(Input):
@@ -83,9 +85,11 @@ class LookupScreen(FramedScreen):
     TITLE_TEXT = N_("Lookup")
     HELP_TEXT = N_(
         "Type or paste a CNJ number, CPF, CNPJ (alphanumeric too) or OAB (123456/SP) and press "
-        "Enter: the service's stored data answers at once, without cost. From the results, open "
-        "a lawsuit, ask the court for fresh data, copy the CNJ number or export the lawsuit."
+        "{submit}: the service's stored data answers at once, without cost. From the results, "
+        "open a lawsuit, ask the court for fresh data, copy the CNJ number or export the "
+        "lawsuit."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"submit": "lookup.submit"}
     CSS_PATH = "lookup.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -104,11 +108,14 @@ class LookupScreen(FramedScreen):
         self._samples: list[Suggestion] = []
         self._locked: SearchKey | None = None
         """A lawsuit the service would not show for want of a court credential."""
+        self._locked_error: BaseException | None = None
+        self._asked_for: str | None = None
+        """What the field held when the running lookup was asked (None: none running)."""
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
             yield IdentifierInput(
-                placeholder=_("CNJ number, CPF, CNPJ or OAB — then Enter"),
+                placeholder=self._placeholder(),
                 id="search",
                 select_on_focus=False,
             )
@@ -118,7 +125,8 @@ class LookupScreen(FramedScreen):
             [
                 ("code", _("CNJ number"), 25),
                 ("court", _("Court"), 8),
-                ("class", _("Class"), None),
+                # The class is short and says what the lawsuit is: it gets its room first.
+                ("class", _("Class"), -3),
                 ("parties", _("Parties"), -2),
                 ("last", _("Last step"), 10),
             ],
@@ -128,6 +136,7 @@ class LookupScreen(FramedScreen):
         )
         table.display = False
         yield table
+        yield Static("", id="result-detail", markup=False)
         yield OptionList(id="suggestions")
 
     def on_mount(self) -> None:
@@ -185,18 +194,25 @@ class LookupScreen(FramedScreen):
 
     @on(Input.Changed, "#search")
     def _typed(self, event: Input.Changed) -> None:
+        if self._asked_for is not None and event.value != self._asked_for:
+            # A new search is being typed: the answer to the old one must not land on it (it
+            # took the focus to its table, and the rest of the typing with it: issue 19's
+            # "typed search lost").
+            self._asked_for = None
+            self.workers.cancel_group(self, "lookup.search")
+            self.query_one("#results", PagedTable).loading = False
+            if self._result is None:
+                self.query_one("#results-title", Static).update("")
         if not event.value.strip() and (self._result is not None or self._locked is not None):
             # A cleared field starts over: recent searches and samples come back.
             self._result = None
             self._locked = None
+            self._locked_error = None
             self.query_one("#results", PagedTable).display = False
             self.query_one("#results-title", Static).update("")
+            self._show_detail()
             self._show_suggestions()
-        info = detect_partial(event.value)
-        hint = self.query_one("#search-hint", Static)
-        hint.update(info.message)
-        hint.set_class(info.error is not None, "-error")
-        hint.set_class(info.key is not None, "-ok")
+        self._hint(event.value)
 
     @on(Input.Submitted, "#search")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -231,6 +247,7 @@ class LookupScreen(FramedScreen):
         )
 
     def run_lookup(self, key: SearchKey) -> None:
+        self._asked_for = self.query_one("#search", Input).value
         self._lookup(key)
 
     @work(exclusive=True, group="lookup.search", exit_on_error=False)
@@ -248,18 +265,13 @@ class LookupScreen(FramedScreen):
         try:
             result = await context.lookup.lookup(key)
         except Exception as error:
-            explanation = credential_problem(error)
-            if explanation is not None:
+            if credential_problem(error) is not None:
                 self._locked = key
-                vault_key = self.host.binding_key("lookup.vault")
-                title.update(
-                    f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
-                    + _(
-                        "Press {key} to open the vault for this court, Escape to search again."
-                    ).format(key=vault_key)
-                )
+                self._locked_error = error
+                title.update(self._locked_text())
                 self.query_one("#suggestions", OptionList).display = False
                 table.display = False
+                self._show_detail()
                 self.set_focus(None)  # so that the key reaches the screen, not the field
                 self.refresh_bindings()
                 return
@@ -268,18 +280,77 @@ class LookupScreen(FramedScreen):
             raise
         finally:
             table.loading = False
+            self._asked_for = None
         self._show_result(result)
         self._show_suggestions()
+
+    def _locked_text(self) -> str:
+        key, error = self._locked, self._locked_error
+        explanation = credential_problem(error) if error is not None else None
+        if key is None or explanation is None:
+            return ""
+        return f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n" + _(
+            "Press {key} to open the vault for this court, {search} to search again."
+        ).format(
+            key=self.host.binding_key("lookup.vault"),
+            search=self.host.binding_key("lookup.focus_search"),
+        )
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        """Every text of the screen again, from what it shows (D148): nothing is searched
+        again, the field keeps what was typed, the list its place."""
+        super().on_language_changed(message)
+        search = self.query_one("#search", Input)
+        search.placeholder = self._placeholder()
+        self._hint(search.value)
+        if self._locked is not None:
+            self.query_one("#results-title", Static).update(self._locked_text())
+        elif self._result is not None:
+            self._show_title(self._result)
+        self._show_suggestions()
+
+    def _placeholder(self) -> str:
+        return _("CNJ number, CPF, CNPJ or OAB — then {key}").format(
+            key=self.host.binding_key("lookup.submit")
+        )
+
+    def _hint(self, text: str) -> None:
+        info = detect_partial(text)
+        hint = self.query_one("#search-hint", Static)
+        hint.update(info.message)
+        hint.set_class(info.error is not None, "-error")
+        hint.set_class(info.key is not None, "-ok")
 
     def _show_result(self, result: LookupResult) -> None:
         self._result = result
         table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)
+        count = len(result.lawsuits)
+        self._show_title(result)
+        table.set_items(result.lawsuits)
+        table.display = count > 0
+        self._show_detail()
+        self.query_one("#suggestions", OptionList).display = False
+        if self.focused is self.query_one("#search", Input):
+            if count:
+                table.focus()
+            else:
+                self.set_focus(None)
+        self.refresh_bindings()
+
+    def _show_title(self, result: LookupResult) -> None:
         title = self.query_one("#results-title", Static)
         count = len(result.lawsuits)
         if count == 0:
+            # The field would type the key the message names: the focus leaves it (D145).
             title.update(
-                _("No lawsuit held for {key}. Press r to ask the court.").format(
-                    key=result.key.display
+                _(
+                    "No lawsuit held for {key}. Press {fresh} to ask the court (a new "
+                    "request), {search} to search again."
+                ).format(
+                    key=result.key.display,
+                    **named_keys(
+                        self.app, {"fresh": "lookup.fresh", "search": "lookup.focus_search"}
+                    ),
                 )
             )
         else:
@@ -291,13 +362,21 @@ class LookupScreen(FramedScreen):
                     count,
                 ).format(count=format_int(count), key=result.key.display, source=source)
             )
-        table.set_items(result.lawsuits)
-        table.display = count > 0
-        self.query_one("#suggestions", OptionList).display = False
-        if count and self.focused is self.query_one("#search", Input):
-            table.focus()
 
     # --- results -------------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted, "#results")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The whole selected row, whatever the columns had room for at this width."""
+        detail = self.query_one("#result-detail", Static)
+        lawsuit = self._selected()
+        detail.display = lawsuit is not None
+        if lawsuit is not None:
+            parts = (lawsuit_court(lawsuit), lawsuit_class(lawsuit), lawsuit_parties(lawsuit))
+            detail.update(" · ".join(part for part in parts if part))
 
     @on(DataTable.RowSelected, "#results")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -323,6 +402,21 @@ class LookupScreen(FramedScreen):
     def action_focus_search(self) -> None:
         self.query_one("#search", Input).focus()
         self.refresh_bindings()
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit typed on the results or the suggestions starts a new search in the field
+        (every search key starts with one), and Ctrl+U clears the field there too: typing
+        must never go where nothing takes it (issue 19, the typed search lost)."""
+        search = self.query_one("#search", Input)
+        if self.focused is search:
+            return
+        if event.key == "ctrl+u" or (event.character or "").isdigit():
+            event.stop()
+            event.prevent_default()
+            search.value = event.character if event.key != "ctrl+u" and event.character else ""
+            search.cursor_position = len(search.value)
+            search.focus()
+            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "vault":
@@ -354,6 +448,10 @@ class LookupScreen(FramedScreen):
     @work(exclusive=True, group="lookup.fresh", exit_on_error=False)
     async def _fresh(self, code: str) -> None:
         context = await self.services()
+        if not await self.host.paid_call_allowed(
+            _("Ask the court for fresh data of {code}").format(code=code)
+        ):
+            return
         records = await context.lawsuits.refresh(code)
         if records:
             self.notify(

@@ -33,9 +33,14 @@ class WarrantCardScreen(FramedScreen):
     TITLE_TEXT = N_("Arrest warrant")
     HELP_TEXT = N_(
         "Everything the BNMP says about this warrant, and what it means for the person named "
-        "in it. d saves the warrant's document; o opens the lawsuit that issued it; c copies "
-        "the warrant's number."
+        "in it. {save} saves the warrant's document; {lawsuit} opens the lawsuit that issued "
+        "it; {copy} copies the warrant's number."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "save": "warrant.download",
+        "lawsuit": "warrant.lawsuit",
+        "copy": "warrant.copy",
+    }
     CSS_PATH = "cards.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -137,9 +142,10 @@ class EntityCardScreen(FramedScreen):
     TITLE_TEXT = N_("Registration data")
     HELP_TEXT = N_(
         "Who the person or company is, as the revenue service and the provider's registries "
-        "say: documents, status, addresses, contacts, parents or partners. c copies the main "
-        "document."
+        "say: documents, status, addresses, contacts, parents or partners. {copy} copies the "
+        "main document."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"copy": "entity.copy"}
     CSS_PATH = "cards.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -153,7 +153,7 @@ def _person(entity: Mapping[str, Any] | None) -> str:
     return _join(str(entity.get("name") or "?"), *documents)
 
 
-def warrant_summary(warrant: Warrant) -> Text:
+def warrant_summary(warrant: Warrant, open_key: str) -> Text:
     """The warrant in a few lines (the responses list's detail pane)."""
     entity = warrant.entity or {}
     person = _join(
@@ -169,7 +169,12 @@ def warrant_summary(warrant: Warrant) -> Text:
         ),
         _line(_("Lawsuit"), warrant.code or ""),
         _line(_("Law"), "; ".join(law.text for law in warrant.laws)),
-        Text(_("Enter opens the warrant: its document and its lawsuit are there."), style="dim"),
+        Text(
+            _("{key} opens the warrant: its document and its lawsuit are there.").format(
+                key=open_key
+            ),
+            style="dim",
+        ),
     ]
     return Text("\n").join(lines)
 
@@ -266,7 +271,7 @@ def _convicted(execution: Lawsuit) -> str:
     return ""
 
 
-def execution_summary(execution: Lawsuit) -> Text:
+def execution_summary(execution: Lawsuit, open_key: str) -> Text:
     courts = execution.courts or []
     court = courts[0] if courts else None
     lines = [
@@ -275,7 +280,10 @@ def execution_summary(execution: Lawsuit) -> Text:
         _line(_("Lawsuit"), _join(execution.code, lawsuit_court(execution))),
         _line(_("Court division"), court.name if court and court.name else execution.county or ""),
         _line(pgettext("penalty", "Sentence"), _execution_sentence(execution)),
-        Text(_("Enter opens the execution's steps and documents."), style="dim"),
+        Text(
+            _("{key} opens the execution's steps and documents.").format(key=open_key),
+            style="dim",
+        ),
     ]
     return Text("\n").join(lines)
 
@@ -315,7 +323,7 @@ def _revenue(data: Mapping[str, Any]) -> str:
     return _join(said, status, checked)
 
 
-def entity_summary(data: Mapping[str, Any]) -> Text:
+def entity_summary(data: Mapping[str, Any], open_key: str) -> Text:
     kind = str(data.get("entity_type") or "")
     document = str(data.get("main_document") or "")
     addresses = _items(data.get("addresses"))
@@ -327,7 +335,7 @@ def entity_summary(data: Mapping[str, Any]) -> Text:
     if kind == "company":
         partners = _items(data.get("partners"))
         lines.append(_line(_("Partners"), ", ".join(str(p.get("name") or "?") for p in partners)))
-    lines.append(Text(_("Enter opens the registration data."), style="dim"))
+    lines.append(Text(_("{key} opens the registration data.").format(key=open_key), style="dim"))
     return Text("\n").join(lines)
 
 

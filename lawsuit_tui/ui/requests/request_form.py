@@ -6,10 +6,11 @@ wrong. The service's 400 and 422 answers name fields too: they are shown beside 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
@@ -20,30 +21,39 @@ from textual.widgets import Button, Checkbox, Collapsible, Input, Select, Static
 from textual.widgets.select import NoSelection
 
 from lawsuit_tui.domain.bodies import accepted_response_types, attachments_allowed
+from lawsuit_tui.domain.enums import Side
 from lawsuit_tui.domain.formatting import parse_date_br, parse_money_br
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
+from lawsuit_tui.domain.vocabulary import (
+    RESPONSE_TYPE_WORDS,
+    SEARCH_TYPE_WORDS,
+    SIDE_WORDS,
+    word,
+)
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.framed_screen import FramedScreen
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import FieldBox, service_problems, show_problems
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.bodies import CreateRequestBody
     from lawsuit_tui.services.errors import BadRequest, Unprocessable
 
-SEARCH_TYPES: tuple[tuple[str, str], ...] = (
-    ("lawsuit_cnj", "lawsuit_cnj (CNJ)"),
-    ("cpf", "cpf"),
-    ("cnpj", "cnpj"),
-    ("oab", "oab"),
-    ("name", "name"),
-    ("lawsuit_id", "lawsuit_id"),
+SEARCH_TYPES: tuple[str, ...] = (
+    "lawsuit_cnj",
+    "cpf",
+    "cnpj",
+    "oab",
+    "name",
+    "lawsuit_id",
     # D68, D115
-    ("rji", "rji (BNMP)"),
-    ("custom", "custom (filters)"),
-    ("lawsuit_attachment", "lawsuit_attachment"),
-    ("execution_attachment", "execution_attachment"),
+    "rji",
+    "custom",
+    "lawsuit_attachment",
+    "execution_attachment",
 )
+"""The search types of the form, in this order; shown as words (``SEARCH_TYPE_WORDS``)."""
 ATTACHMENT_TYPES = ("lawsuit_attachment", "execution_attachment")
 # What the key field asks for, by search type (the others: any of the documents).
 KEY_PLACEHOLDERS = {
@@ -52,6 +62,14 @@ KEY_PLACEHOLDERS = {
     "lawsuit_attachment": N_("CNJ number of the lawsuit"),
     "execution_attachment": N_("CNJ number of the penal execution"),
 }
+
+
+def shown(table: Mapping[StrEnum, str], value: object) -> str:
+    """A code of the service as the form's choices show it: the reader's word, capitalised."""
+    text = word(table, value)
+    return text[:1].upper() + text[1:]
+
+
 DOCUMENT_TYPES = ("cpf", "cnpj", "oab", "lawsuit_cnj")
 CHECKBOXES = ("on_demand", "with_attachments", "should_search_branches")
 RANGES = (
@@ -172,7 +190,8 @@ def check_key(search_type: str, text: str) -> str:
     if key.search_type != search_type:
         raise FormError(
             _("This is a {found}, not a {wanted}: change the search type.").format(
-                found=key.search_type, wanted=search_type
+                found=word(SEARCH_TYPE_WORDS, key.search_type),
+                wanted=word(SEARCH_TYPE_WORDS, search_type),
             )
         )
     return key.key
@@ -186,8 +205,9 @@ class RequestFormScreen(FramedScreen):
     AUTO_FOCUS = "#rf-search_key"
     HELP_TEXT = N_(
         "Every field of a request. Only the search type and key are required; the rest "
-        "have the service's defaults. F10 sends; fields say what is wrong as you type."
+        "have the service's defaults. {send} sends; fields say what is wrong as you type."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"send": "request_form.send"}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f10", "send", _("Send"), id="request_form.send", priority=True),
@@ -208,7 +228,7 @@ class RequestFormScreen(FramedScreen):
                 yield FieldBox(
                     _("Search type"),
                     Select(
-                        [(label, value) for value, label in SEARCH_TYPES],
+                        [(shown(SEARCH_TYPE_WORDS, value), value) for value in SEARCH_TYPES],
                         value=initial_type,
                         allow_blank=False,
                         compact=True,
@@ -258,7 +278,10 @@ class RequestFormScreen(FramedScreen):
                     yield FieldBox(
                         _("Side"),
                         Select(
-                            [("Active", "Active"), ("Passive", "Passive")],
+                            [
+                                (shown(SIDE_WORDS, Side.ACTIVE), "Active"),
+                                (shown(SIDE_WORDS, Side.PASSIVE), "Passive"),
+                            ],
                             prompt=_("any"),
                             compact=True,
                             id="rf-side",
@@ -289,19 +312,25 @@ class RequestFormScreen(FramedScreen):
                     yield _field(_("Amount up to"), "amount_max", placeholder="R$ 50.000,00")
             yield Static("", id="form-error", classes="field-error")
             with Horizontal(id="form-buttons"):
-                yield Button(_("Send (F10)"), id="send", variant="primary", compact=True)
-                yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "request_form.send", "cancel": "request_form.cancel"}
+                )
+                yield Button(
+                    _("Send ({key})").format(key=keys["send"]),
+                    id="send",
+                    variant="primary",
+                    compact=True,
+                )
+                yield Button(
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
+                )
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
-        from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
-
-        choices = []
-        for item in accepted_response_types(search_type):
-            said = word(RESPONSE_TYPE_WORDS, item)
-            label = str(item.value) if said == item.value else f"{item.value} · {said}"
-            choices.append((label, str(item.value)))
-        return choices
+        return [
+            (shown(RESPONSE_TYPE_WORDS, item), str(item.value))
+            for item in accepted_response_types(search_type)
+        ]
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -566,6 +595,8 @@ class RequestFormScreen(FramedScreen):
         button = self.query_one("#send", Button)
         button.disabled = True
         try:
+            if not await self.host.paid_call_allowed(_("Send this request")):
+                return
             records = await context.requests.create(body)
         except (BadRequest, Unprocessable) as error:
             self._show_service_errors(error)

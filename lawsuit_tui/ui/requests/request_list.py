@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +19,7 @@ from lawsuit_tui.domain.formatting import (
     format_document,
     format_int,
 )
+from lawsuit_tui.domain.vocabulary import REQUEST_STATUS_WORDS, RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
@@ -27,7 +28,7 @@ from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
+    from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
 
 PAGE_SIZE = 50
 
@@ -46,7 +47,7 @@ def status_text(status: object) -> Text:
     marker = {"pending": "○ ", "started": "◐ ", "completed": "● ", "cancelled": "✕ "}.get(
         value, "  "
     )
-    return Text(marker + value, style=style)
+    return Text(marker + word(REQUEST_STATUS_WORDS, value), style=style)
 
 
 def search_text(record: RequestRecord) -> str:
@@ -67,7 +68,7 @@ def request_row(record: RequestRecord, *, date_only: bool = False) -> Sequence[s
     return (
         status_text(record.status),
         search_text(record) + origin,
-        str(record.search.response_type or "") if record.search else "",
+        word(RESPONSE_TYPE_WORDS, record.search.response_type) if record.search else "",
         format_date(record.created_at) if date_only else format_datetime(record.created_at),
         format_int(record.responses_count or 0),
     )
@@ -94,8 +95,9 @@ class RequestsScreen(FramedScreen):
     HELP_TEXT = N_(
         "Requests ask the courts for fresh data; their responses arrive over seconds or "
         "minutes. The list shows the local cache at once and is then refreshed from the "
-        "service; followed requests update live. Enter opens a request's responses."
+        "service; followed requests update live. {open} opens a request's responses."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
     CSS_PATH = "requests.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -259,6 +261,11 @@ class RequestsScreen(FramedScreen):
         else:
             self._reload_cache()
 
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        super().on_language_changed(message)
+        if self.loaded_from_service or self.records:
+            self._show()
+
     def on_cache_changed(self, message: CacheChanged) -> None:
         """A webhook delivery (or the writer process) stored something: read the cache."""
         self._reload_cache()
@@ -366,7 +373,7 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
 async def _cancel(screen: FramedScreen, request_id: str) -> None:
     context = await screen.services()
     record = await context.requests.cancel(request_id)
-    status = str(record.status or "")
+    status = word(REQUEST_STATUS_WORDS, record.status)
     if record.deleted_at:
         status = _("deleted")
     screen.notify(_("Request {id}: {status}.").format(id=request_id[:8], status=status))

@@ -39,6 +39,7 @@ from lawsuit_tui.services.request_responses import (
 from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.requests.criminal_text import (
     criminal_mark,
     entity_summary,
@@ -46,14 +47,19 @@ from lawsuit_tui.ui.requests.criminal_text import (
     warrant_summary,
 )
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
-from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
+from lawsuit_tui.ui.widgets.lawsuit_summaries import (
+    lawsuit_class,
+    lawsuit_court,
+    lawsuit_parties,
+    news_words,
+)
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
+    from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
 
 
 def entity_data(response: ResponseRecord) -> dict[str, Any] | None:
@@ -80,7 +86,9 @@ def about(response: ResponseRecord) -> str:
         document = format_document(str(entity.get("main_document") or ""))
         return " · ".join(p for p in (str(entity.get("name") or ""), document) if p)
     if isinstance(data, Lawsuit):
-        return f"{data.code} · {lawsuit_court(data)}"
+        # The court and instance first: a narrow column cuts the end, and two responses of
+        # one CNJ differ by their instance (issue 19).
+        return f"{lawsuit_court(data)} · {data.code}"
     if isinstance(data, dict):
         for field in ("code", "name", "main_document"):
             if data.get(field):
@@ -91,28 +99,12 @@ def about(response: ResponseRecord) -> str:
 def news_text(change: Change | None) -> str:
     if change is None or change.first_version or change.ignored:
         return ""
-    parts = []
-    if change.new_step_ids:
-        parts.append(
-            ngettext("{n} new step", "{n} new steps", len(change.new_step_ids)).format(
-                n=format_int(len(change.new_step_ids))
-            )
-        )
-    if change.new_attachment_ids:
-        parts.append(
-            ngettext(
-                "{n} new attachment", "{n} new attachments", len(change.new_attachment_ids)
-            ).format(n=format_int(len(change.new_attachment_ids)))
-        )
-    if change.new_party_names:
-        parts.append(
-            ngettext("{n} new party", "{n} new parties", len(change.new_party_names)).format(
-                n=format_int(len(change.new_party_names))
-            )
-        )
-    if not parts and change.replaced_provisional:
+    news = news_words(
+        len(change.new_step_ids), len(change.new_attachment_ids), len(change.new_party_names)
+    )
+    if not news and change.replaced_provisional:
         return _("no change")
-    return ", ".join(parts)
+    return news
 
 
 def kind_text(row: ResponseRow) -> Text:
@@ -155,8 +147,9 @@ class ResponsesScreen(FramedScreen):
     HELP_TEXT = N_(
         "The responses of one request, in the order they arrived. A provisional response is "
         "the service's stored copy; the definitive one from the court replaces it and says "
-        "what changed. Enter opens a lawsuit; errors say what happened and what to do."
+        "what changed. {open} opens a lawsuit; errors say what happened and what to do."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
     CSS_PATH = "responses.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -325,6 +318,7 @@ class ResponsesScreen(FramedScreen):
             detail_renderable(
                 row,
                 self.host.binding_key("responses.vault"),
+                words_of_key(self.app, "enter"),
                 request=self.record,
             )
         )
@@ -364,6 +358,11 @@ class ResponsesScreen(FramedScreen):
             if isinstance(event, Completed):
                 self.completed = True
                 self._confirm_unreplaced()
+        self._show_summary()
+        self._show_detail()
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        super().on_language_changed(message)
         self._show_summary()
         self._show_detail()
 
@@ -487,19 +486,20 @@ class ResponsesScreen(FramedScreen):
 def detail_renderable(
     row: ResponseRow,
     vault_key: str,
+    open_key: str,
     *,
     request: RequestRecord | None = None,
 ) -> Any:
     response = row.response
     warrant = response.warrant
     if warrant is not None:
-        return warrant_summary(warrant)
+        return warrant_summary(warrant, open_key)
     execution = as_execution(response, request)
     if execution is not None:
-        return execution_summary(execution)
+        return execution_summary(execution, open_key)
     entity = entity_data(response)
     if entity is not None:
-        return entity_summary(entity)
+        return entity_summary(entity, open_key)
     error = response.application_error
     if error is not None:
         explanation = explain_application_error(error.code)
@@ -542,7 +542,7 @@ def detail_renderable(
             lines.append(
                 Text(_("Since the previous version: {news}").format(news=news), style="bold")
             )
-        lines.append(Text(_("Enter opens the lawsuit."), style="dim"))
+        lines.append(Text(_("{key} opens the lawsuit.").format(key=open_key), style="dim"))
         return Text("\n").join(lines)
     if isinstance(data, dict):
         import json

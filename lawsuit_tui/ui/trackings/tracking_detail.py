@@ -7,7 +7,7 @@ the previous stored version are marked; the table says how many steps each movem
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int
 from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.vocabulary import PLAN_CONFIG_WORDS, TRACKING_STATUS_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.errors import is_not_available
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
@@ -50,10 +51,11 @@ class TrackingDetailScreen(FramedScreen):
 
     TITLE_TEXT = N_("Tracking")
     HELP_TEXT = N_(
-        "Every field of the tracking and the movements it produced, newest first. Enter on a "
+        "Every field of the tracking and the movements it produced, newest first. {open} on a "
         "movement opens the lawsuit, with the new steps marked. Pause, resume, edit or delete "
         "the tracking from here too."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "trackings.detail.open"}
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -135,7 +137,10 @@ class TrackingDetailScreen(FramedScreen):
         search = record.search
         terms = record.notification_filters.step_terms if record.notification_filters else None
         rows: list[tuple[str, Text | str]] = [
-            (_("Status"), status_text(self.app, record.status, STATUS_VARIABLES)),
+            (
+                _("Status"),
+                status_text(self.app, record.status, STATUS_VARIABLES, TRACKING_STATUS_WORDS),
+            ),
             (_("Search"), search_label(record)),
             (
                 _("Search type and key"),
@@ -154,7 +159,7 @@ class TrackingDetailScreen(FramedScreen):
             (_("Callback URL"), record.callback_url or ""),
             (_("Tracked items"), format_int(record.tracked_items_count)),
             (_("Steps of tracked items"), format_int(record.tracked_items_steps_count)),
-            (_("Plan"), str(record.plan_config_type or "")),
+            (_("Plan"), word(PLAN_CONFIG_WORDS, record.plan_config_type)),
             (_("Created"), format_datetime(record.created_at)),
             (_("Run started"), format_datetime(record.updating_at)),
             (_("Updated"), format_datetime(record.updated_at)),

@@ -20,10 +20,12 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from lawsuit_tui.domain import identifiers as ids
 from lawsuit_tui.domain.bodies import MAX_RECURRENCE_DAYS, TrackingCreateBody, TrackingPatchBody
+from lawsuit_tui.domain.formatting import local_clock_to_utc, utc_clock_to_local, zone_label
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.errors import describe_error, is_conflict, is_not_available
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys, words_of_key
 from lawsuit_tui.ui.trackings.tracking_text import search_label, type_label
 from lawsuit_tui.ui.widgets.form import (
     FieldBox,
@@ -125,21 +127,25 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                         field="with-attachments",
                     )
                 fixed = bool(record and record.fixed_time)
+                # The service keeps the hour in UTC; the form speaks the user's zone (D146).
+                local: tuple[int | None, int | None] = (None, None)
+                if record is not None and record.hour_range is not None:
+                    local = utc_clock_to_local(record.hour_range, record.execution_minute or 0)
                 with Horizontal(classes="field-pair"):
                     yield FieldBox(
-                        _("Fixed time (UTC)"),
+                        _("Fixed time ({zone})").format(zone=zone_label()),
                         Checkbox(_("Run at a fixed time"), fixed, id="tf-fixed-time"),
                         field="fixed-time",
                     )
                     hour = Input(
-                        _str(record.hour_range if record else None),
+                        _str(local[0]),
                         placeholder="0-23",
                         id="tf-hour",
                         type="integer",
                         disabled=not fixed,
                     )
                     minute = Input(
-                        _str(record.execution_minute if record else None),
+                        _str(local[1] if record and record.execution_minute is not None else None),
                         placeholder="0-59",
                         id="tf-minute",
                         type="integer",
@@ -191,9 +197,16 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     field="callback",
                 )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Cancel (Esc)"), id="tf-cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "trackings.form.submit", "cancel": "trackings.form.cancel"}
+                )
                 yield Button(
-                    _("Save (F10)") if record else _("Register (F10)"),
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="tf-cancel", compact=True
+                )
+                yield Button(
+                    (_("Save ({key})") if record else _("Register ({key})")).format(
+                        key=keys["send"]
+                    ),
                     id="tf-submit",
                     compact=True,
                     variant="primary",
@@ -281,8 +294,8 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
             elif exc.candidate is not None:
                 self._accept_check_digits_for = text
                 errors["search-key"] = _(
-                    "{problem} Send again (Enter) to track it as typed."
-                ).format(problem=exc.message)
+                    "{problem} Send again ({key}) to track it as typed."
+                ).format(problem=exc.message, key=words_of_key(self.app, "enter"))
                 return None
             else:
                 errors["search-key"] = exc.message
@@ -326,6 +339,10 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     errors[field] = str(exc)
                     continue
                 data["hour_range" if field == "hour" else "execution_minute"] = number
+            if "hour_range" in data and "execution_minute" in data:
+                data["hour_range"], data["execution_minute"] = local_clock_to_utc(
+                    data["hour_range"], data["execution_minute"]
+                )
         data["with_attachments"] = self.query_one("#tf-with-attachments", Checkbox).value
         emails = split_list(self._value("#tf-emails"), separators=",; ")
         data["notification_emails"] = emails
@@ -416,6 +433,8 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
         try:
             ctx = await host_of(self.app).context()
             if isinstance(body, TrackingCreateBody):
+                if not await host_of(self.app).paid_call_allowed(_("Register this tracking")):
+                    return
                 record: object = await ctx.trackings.create(body)
             else:
                 assert self.record is not None

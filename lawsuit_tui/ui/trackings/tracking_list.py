@@ -14,7 +14,7 @@ a tracking whose run produced new responses raises a notice (``app.announce``) t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -28,6 +28,7 @@ from textual.widgets import Input, Select, Static
 from lawsuit_tui.domain.enums import TrackingStatus
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.vocabulary import TRACKING_STATUS_WORDS
 from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.movement_watch import POLL_SECONDS, MovementWatch
@@ -108,9 +109,10 @@ class TrackingsScreen(FramedScreen):
         "Lawsuits and documents the service monitors for you. Each runs every few days (or at "
         "a fixed time) and reports new steps or newly found lawsuits as movements. The list "
         "opens from the cache and then refreshes from the service. Filter by status and by "
-        "text; open a tracking with Enter to see every field and its movements, newest first. "
-        "New movements raise a notice: press the key it names to go there."
+        "text; open a tracking with {open} to see every field and its movements, newest "
+        "first. New movements raise a notice: press the key it names to go there."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "trackings.open"}
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -216,7 +218,7 @@ class TrackingsScreen(FramedScreen):
     # --- rows ---------------------------------------------------------------------------
 
     def _row(self, record: TrackingRecord) -> Sequence[str | Text]:
-        status = status_text(self.app, record.status, STATUS_VARIABLES)
+        status = status_text(self.app, record.status, STATUS_VARIABLES, TRACKING_STATUS_WORDS)
         steps = Text(format_int(record.tracked_items_steps_count), justify="right")
         if self.narrow:
             return (

@@ -8,7 +8,12 @@ from datetime import datetime
 
 from lawsuit_tui.domain import identifiers as ids
 from lawsuit_tui.domain.base import as_datetime
-from lawsuit_tui.domain.formatting import format_date, format_datetime
+from lawsuit_tui.domain.formatting import (
+    format_date,
+    format_datetime,
+    utc_clock_to_local,
+    zone_label,
+)
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
@@ -66,20 +71,21 @@ def type_label(search_type: str) -> str:
 
 
 def recurrence_text(record: TrackingRecord, *, short: bool = False) -> str:
-    """``every 7 days, 08:30 UTC``; short: ``7 d 08:30Z``."""
+    """``every 7 days, 05:30 (Brasília time)``; short: ``7 d 05:30``, in the user's zone
+    (the service keeps the hour in UTC; D146)."""
     days = record.recurrence or 1
     if short:
         every = _("{n} d").format(n=days)
     else:
         every = ngettext("every day", "every {n} days", days).format(n=days)
     if record.fixed_time and record.hour_range is not None:
-        minute = record.execution_minute or 0
+        hour, minute = utc_clock_to_local(record.hour_range, record.execution_minute or 0)
         template = (
-            "{every} {hour:02d}:{minute:02d}Z"
+            "{every} {hour:02d}:{minute:02d}"
             if short
-            else _("{every}, {hour:02d}:{minute:02d} UTC")
+            else _("{every}, {hour:02d}:{minute:02d} ({zone})")
         )
-        return template.format(every=every, hour=record.hour_range, minute=minute)
+        return template.format(every=every, hour=hour, minute=minute, zone=zone_label())
     return every
 
 

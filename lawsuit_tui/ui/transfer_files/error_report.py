@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, show_problems
 
 __all__ = ["ErrorReportDialog"]
@@ -46,8 +47,22 @@ class ErrorReportDialog(FormDialog[str | None]):
                     hint=_("The provider's team reads this to fix the file."),
                 )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Send (F10)"), id="send", variant="primary", compact=True)
-                yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+                keys = named_keys(
+                    self.app,
+                    {
+                        "send": "transfer_files.report.submit",
+                        "cancel": "transfer_files.report.cancel",
+                    },
+                )
+                yield Button(
+                    _("Send ({key})").format(key=keys["send"]),
+                    id="send",
+                    variant="primary",
+                    compact=True,
+                )
+                yield Button(
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
+                )
 
     def on_mount(self) -> None:
         self.query_one("#message", Input).focus()

@@ -7,7 +7,7 @@ Enter saves a ready file into a folder (a progress bar while it comes, the path 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -84,9 +84,15 @@ class TransferFilesScreen(FramedScreen):
     TITLE_TEXT = N_("Transfer files")
     HELP_TEXT = N_(
         "Files the provider prepared for your company (loads of lawsuits, custom reports), "
-        "newest first. Enter saves a ready file; m tells the provider it was downloaded, e "
-        "that it could not be used; r reads the list again."
+        "newest first. {save} saves a ready file; {mark} tells the provider it was "
+        "downloaded, {report} that it could not be used; {refresh} reads the list again."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "save": "transfer_files.download",
+        "mark": "transfer_files.mark",
+        "report": "transfer_files.report",
+        "refresh": "transfer_files.refresh",
+    }
     CSS_PATH = "transfer_files.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [

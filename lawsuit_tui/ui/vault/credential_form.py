@@ -52,6 +52,7 @@ from lawsuit_tui.services.vault import (
 )
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import (
     FORM_DIALOG_CSS,
     FieldBox,
@@ -272,13 +273,20 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
                     ),
                 )
             with Horizontal(id="form-buttons"):
-                yield Button(_("Cancel (Esc)"), id="cf-cancel", compact=True)
+                keys = named_keys(
+                    self.app, {"send": "vault.form.submit", "cancel": "vault.form.cancel"}
+                )
+                yield Button(
+                    _("Cancel ({key})").format(key=keys["cancel"]), id="cf-cancel", compact=True
+                )
                 if self.demo_certificate:
                     yield Button(
                         _("Demo certificate"), id="cf-demo", compact=True, classes="cf-demo"
                     )
-                submit = _("Update (F10)") if updating else _("Register (F10)")
-                yield Button(submit, id="cf-submit", variant="primary", compact=True)
+                submit = _("Update ({key})") if updating else _("Register ({key})")
+                yield Button(
+                    submit.format(key=keys["send"]), id="cf-submit", variant="primary", compact=True
+                )
 
     def _current_username(self) -> str:
         current = self.current

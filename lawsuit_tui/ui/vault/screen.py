@@ -13,7 +13,7 @@ came back SECRECY_RESTRICTED or INVALID_CREDENTIAL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -34,7 +34,7 @@ from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.errors import is_not_available
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.widgets.theme_text import theme_style
+from lawsuit_tui.ui.widgets.theme_text import status_text, theme_style
 
 if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
@@ -85,13 +85,18 @@ class VaultScreen(FramedScreen):
     TITLE_TEXT = N_("Vault")
     HELP_TEXT = N_(
         "Court credentials unlock secret lawsuits. Type a customer key to see the grid as the "
-        "service lists it for that key; * is the default key. Pick a system and press n (or "
-        "Enter) to register or update its login: the password is sent once and never stored "
-        "or shown. A credential is a username and password (with the court's two-factor "
-        "secret if it asks for a code) or an A1 certificate, given as the path of its .pfx "
-        "file. Registering one system also registers its sibling systems of the same court. "
-        "d deletes the selected credential after a confirmation."
+        "service lists it for that key; * is the default key. Pick a system and press "
+        "{register} (or {register_selected}) to register or update its login: the password is "
+        "sent once and never stored or shown. A credential is a username and password (with "
+        "the court's two-factor secret if it asks for a code) or an A1 certificate, given as "
+        "the path of its .pfx file. Registering one system also registers its sibling systems "
+        "of the same court. {delete} deletes the selected credential after a confirmation."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "register": "vault.register",
+        "register_selected": "vault.register_selected",
+        "delete": "vault.delete",
+    }
     CSS_PATH = "vault.tcss"
 
     # The Footer must fit 80 columns in both languages, next to F1 and the palette's ^p:
@@ -185,13 +190,8 @@ class VaultScreen(FramedScreen):
         return (
             self._system_cell(row),
             Text(key if key else _("(none)"), style="" if key else "italic"),
-            self._status_cell(row.credential_status),
+            status_text(self.app, row.credential_status, STATUS_VARIABLES, CREDENTIAL_STATUS_WORDS),
         )
-
-    def _status_cell(self, status: object) -> Text:
-        """The status in words (issue 19: never ``not exists``), in its theme colour."""
-        variable = STATUS_VARIABLES.get(str(status or "").lower(), "foreground")
-        return Text(word(CREDENTIAL_STATUS_WORDS, status), style=theme_style(self.app, variable))
 
     def _system_cell(self, row: SystemStatusRow) -> Text:
         if not row.is_wildcard:

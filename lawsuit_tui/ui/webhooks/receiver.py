@@ -140,7 +140,8 @@ class ReceiverSwitch:
             self.busy = False
 
     def _started_text(self, receiver: EmbeddedReceiver, url: str) -> str:
-        key = host_of(self._app).binding_key("app.receiver")
+        host = host_of(self._app)
+        screen, key = host.binding_key("app.goto.webhooks"), host.binding_key("webhooks.toggle")
         if receiver.token_source in ("generated", "given"):
             # The path token is the secret: shown in full only now (it was just made or typed).
             shown = receiver.public_url or url
@@ -153,7 +154,13 @@ class ReceiverSwitch:
         else:
             text = _("Receiving webhooks at {url}").format(url=receiver.masked_url or "")
             text += "\n" + _("The full URL uses the path token from the config.")
-        return text + "\n" + _("{key} stops the receiver.").format(key=key)
+        return (
+            text
+            + "\n"
+            + _("Its screen ({screen}) shows it; {key} there stops it.").format(
+                screen=screen, key=key
+            )
+        )
 
     def delivered(self, summary: DeliverySummary) -> None:
         """A delivery is durable in the cache: refresh what shows it, and say so."""

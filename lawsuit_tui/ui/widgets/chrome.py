@@ -37,6 +37,8 @@ class StatusSnapshot:
     """Where the embedded webhook receiver listens (``host:port``), "" when it does not."""
     deliveries: int = 0
     """Deliveries the embedded receiver stored this session."""
+    read_only: bool = False
+    """The session was opened read-only (D147): nothing kept, paid calls asked first."""
 
 
 class ShowsStatus(Protocol):
@@ -174,7 +176,12 @@ def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = Fa
         )
         if snapshot.deliveries:
             text.append(f" ({format_int(snapshot.deliveries)})")
-    if snapshot.cache_writable:
+    if snapshot.read_only:
+        text.append(*sep)
+        text.append(
+            _("read-only") if brief else _("read-only: nothing kept, paid calls asked"), "bold"
+        )
+    elif snapshot.cache_writable:
         if not brief:
             text.append(*sep)
             text.append(_("cache writable"))

@@ -27,10 +27,11 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Label, Static
+from textual.widgets import Checkbox, Label, Static
 
 from lawsuit_tui.i18n import _
 
@@ -59,7 +60,30 @@ ResultType = TypeVar("ResultType")
 
 class FieldBox(Vertical):
     """A label, the input widget, then a hint and an error line under it (each hidden while
-    empty); ``field`` names it in the form's problems, its id is ``box-<field>``."""
+    empty); ``field`` names it in the form's problems, its id is ``box-<field>``.
+
+    What every form gets from it: an error goes away as soon as the field is changed (the form
+    checks again on sending, or as it types); a focused drop-down looks focused; and Tab moves
+    on at once (a priority binding, handled in the order keys arrive), so a burst typed by a
+    password manager (user, Tab, password) never lands the password in the user field.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: handled by the app as the key arrives, before the keys after it are
+        # handed to the focused field. A plain binding waits in the field's queue behind the
+        # characters typed before it, while those typed after it go to the same field.
+        Binding(
+            "tab", "app.focus_next", _("Next field"), id="form.next", show=False, priority=True
+        ),
+        Binding(
+            "shift+tab",
+            "app.focus_previous",
+            _("Previous field"),
+            id="form.previous",
+            show=False,
+            priority=True,
+        ),
+    ]
 
     DEFAULT_CSS = """
     FieldBox {
@@ -68,7 +92,9 @@ class FieldBox(Vertical):
     FieldBox > Input.-textual-compact, FieldBox > Select.-textual-compact > SelectCurrent {
         background: $boost;
     }
-    FieldBox > Input.-textual-compact:focus {
+    FieldBox > Input.-textual-compact:focus,
+    FieldBox > Select.-textual-compact:focus > SelectCurrent,
+    FieldBox > Select.-textual-compact:focus-within > SelectCurrent {
         background: $primary 25%;
     }
     FieldBox > .field-label {
@@ -101,6 +127,11 @@ class FieldBox(Vertical):
         self._widget = widget
         self.field = field
         self._hint = hint
+        self._value_at_error: object = None
+        if isinstance(widget, Checkbox):
+            # A choice takes the width of its words beside other fields ("Run at a fixed
+            # time" was cut to a third of the row at 80 columns).
+            self.add_class("-choice")
 
     def compose(self) -> ComposeResult:
         yield Label(self._label, classes="field-label")
@@ -113,6 +144,24 @@ class FieldBox(Vertical):
         error.update(message or "")
         error.set_class(bool(message), "-shown")
         self.set_class(bool(message), "-invalid")
+        self._value_at_error = self._value() if message else None
+
+    def _value(self) -> object:
+        return getattr(self._widget, "value", None)
+
+    def _changed(self) -> None:
+        # The user is correcting it: what was said of the old value no longer holds.
+        if self.has_class("-invalid") and self._value() != self._value_at_error:
+            self.set_error(None)
+
+    def on_input_changed(self) -> None:
+        self._changed()
+
+    def on_select_changed(self) -> None:
+        self._changed()
+
+    def on_checkbox_changed(self) -> None:
+        self._changed()
 
     def set_hint(self, message: str | None) -> None:
         hint = self.query_one(".field-hint", Static)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lawsuit_tui.domain.formatting import format_document
+from lawsuit_tui.domain.formatting import format_document, format_int
+from lawsuit_tui.i18n import ngettext
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Lawsuit, Party
@@ -26,6 +27,24 @@ def lawsuit_class(lawsuit: Lawsuit) -> str:
 
 def party_name(party: Party) -> str:
     return party.name or party.social_name or format_document(party.main_document) or "?"
+
+
+def news_words(steps: int, attachments: int, parties: int) -> str:
+    """ "3 new steps, 1 new attachment"; "" when a version brought nothing new."""
+    parts = []
+    if steps:
+        parts.append(ngettext("{n} new step", "{n} new steps", steps).format(n=format_int(steps)))
+    if attachments:
+        parts.append(
+            ngettext("{n} new attachment", "{n} new attachments", attachments).format(
+                n=format_int(attachments)
+            )
+        )
+    if parties:
+        parts.append(
+            ngettext("{n} new party", "{n} new parties", parties).format(n=format_int(parties))
+        )
+    return ", ".join(parts)
 
 
 def lawsuit_parties(lawsuit: Lawsuit) -> str:

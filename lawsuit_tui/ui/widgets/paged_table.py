@@ -113,6 +113,53 @@ class LazyItems(Sequence[T]):
         return item
 
 
+MIN_FLEX = 8
+"""The narrowest a flexible column gets, whatever the terminal."""
+
+
+def share_room(
+    room: int,
+    wanted: dict[str, int],
+    weights: dict[str, int],
+    *,
+    least: int = MIN_FLEX,
+    floors: dict[str, int] | None = None,
+) -> dict[str, int]:
+    """Widths for columns that want ``wanted`` cells, sharing ``room`` by ``weights``: a
+    column wanting less than its share gets what it wants and leaves the rest to the others;
+    room left once every column has what it wants goes to the heaviest (a list's main text).
+    No column gets less than ``least`` nor its ``floors`` entry (its header: never cut)."""
+    widths: dict[str, int] = {}
+    floor = {key: max(least, (floors or {}).get(key, 0)) for key in weights}
+    pending = dict(weights)
+    left = room
+    while pending:
+        total = sum(pending.values())
+        content = {key: max(floor[key], wanted.get(key, 0)) for key in pending}
+        satisfied = [key for key in pending if content[key] <= left * pending[key] // total]
+        if not satisfied:
+            # Shares by weight, raised to their floors; what that overdraws is taken back
+            # from the columns above their floor.
+            shares = {key: max(floor[key], left * pending[key] // total) for key in pending}
+            over = sum(shares.values()) - left
+            for key in sorted(pending, key=lambda k: shares[k] - floor[k], reverse=True):
+                if over <= 0:
+                    break
+                cut = min(over, shares[key] - floor[key])
+                shares[key] -= cut
+                over -= cut
+            widths.update(shares)
+            return widths
+        for key in satisfied:
+            widths[key] = content[key]
+            left -= content[key]
+            del pending[key]
+    if left > 0 and widths:
+        heaviest = max(weights, key=lambda key: (weights[key], wanted.get(key, 0)))
+        widths[heaviest] += left
+    return widths
+
+
 class PagedTable(DataTable[Cell], Generic[T]):
     """Shows ``items[page * page_size : (page + 1) * page_size]``."""
 
@@ -158,6 +205,7 @@ class PagedTable(DataTable[Cell], Generic[T]):
         self.items: Sequence[T] = ()
         self.page = 0
         self._keys_on_page: dict[str, int] = {}
+        self._page_cells: list[Sequence[Cell]] = []
 
     def on_mount(self) -> None:
         for key, label, width in self._column_spec:
@@ -169,23 +217,45 @@ class PagedTable(DataTable[Cell], Generic[T]):
 
     def _fit_columns(self) -> None:
         """Columns given no width (None, or a negative weight such as -2) share what the
-        fixed ones leave, in proportion to their weight (DataTable has no flexible width)."""
-        weights = {
-            key: 1 if width is None else -width
-            for key, _label, width in self._column_spec
+        fixed ones leave, sized to what they hold (DataTable has no flexible width).
+
+        Each flexible column wants the width of its header and of its longest cell on the
+        page; the room is shared by water-filling: a column that wants less than its share
+        (in proportion to its weight) gets what it wants, the others share the rest. So a short
+        column (a class) is never cut while a long one (parties) takes 90 columns, and at 80
+        columns the cut falls where the weights say."""
+        flexible = [
+            (key, label, 1 if width is None else -width)
+            for key, label, width in self._column_spec
             if width is None or width < 0
-        }
-        if not weights or not self.size.width:
+        ]
+        if not flexible or not self.size.width:
             return
         padding = 2 * self.cell_padding * len(self._column_spec)
         fixed = sum(width for _key, _label, width in self._column_spec if width and width > 0)
-        room = self.size.width - fixed - padding - 2  # the vertical scrollbar
-        total = sum(weights.values())
-        for key, weight in weights.items():
-            self.columns[ColumnKey(key)].width = max(8, room * weight // total)
+        room = max(0, self.size.width - fixed - padding - 2)  # the vertical scrollbar
+        headers = {key: Text(label).cell_len for key, label, _w in flexible}
+        wanted = {key: max(headers[key], self._content_width(key)) for key, _l, _w in flexible}
+        weights = {key: weight for key, _label, weight in flexible}
+        widths = share_room(room, wanted, weights, least=MIN_FLEX, floors=headers)
+        for key, width in widths.items():
+            self.columns[ColumnKey(key)].width = width
         self._require_update_dimensions = True
         self._clear_caches()
         self.refresh()
+
+    def _content_width(self, key: str) -> int:
+        column = next((n for n, (k, _l, _w) in enumerate(self._column_spec) if k == key), None)
+        if column is None:
+            return 0
+        widest = 0
+        for cells in self._page_cells:
+            if column < len(cells):
+                cell = cells[column]
+                widest = max(
+                    widest, cell.cell_len if isinstance(cell, Text) else Text(cell).cell_len
+                )
+        return widest
 
     # --- data ----------------------------------------------------------------------------
 
@@ -206,6 +276,11 @@ class PagedTable(DataTable[Cell], Generic[T]):
                     index = number
                     break
         self._show_page(index // self.page_size, index % self.page_size)
+
+    def redraw_rows(self) -> None:
+        """Draw the page again, the cursor kept (its words follow a language switch)."""
+        if self.items:
+            self._show_page(self.page, self.cursor_row)
 
     def update_item(self, item: T) -> None:
         """Replace one item (found by key) and redraw its row if it is on the page."""
@@ -246,12 +321,16 @@ class PagedTable(DataTable[Cell], Generic[T]):
         chunk = self.items[start : start + self.page_size]
         self.clear()
         self._keys_on_page = {}
+        self._page_cells = []
         for number, item in enumerate(chunk):
             key = self._item_key(item)
             if key in self._keys_on_page:
                 key = f"{key}#{start + number}"
             self._keys_on_page[key] = number
-            self.add_row(*self._render_row(item), key=key)
+            cells = self._render_row(item)
+            self._page_cells.append(cells)
+            self.add_row(*cells, key=key)
+        self._fit_columns()
         if chunk:
             self.move_cursor(row=max(0, min(row, len(chunk) - 1)), animate=False)
         total = len(self.items)
@@ -303,6 +382,14 @@ class PagedTable(DataTable[Cell], Generic[T]):
             self._show_page(self.page - 1, self.page_size - 1)
             return
         super().action_page_up()
+
+    def action_scroll_home(self) -> None:
+        # Home and End move the row cursor to the ends of the whole list (DataTable's own
+        # scroll sideways, which a row list never needs: End "did nothing").
+        self.action_first_item()
+
+    def action_scroll_end(self) -> None:
+        self.action_last_item()
 
     def action_first_item(self) -> None:
         self._show_page(0, 0)

@@ -7,11 +7,15 @@ again when the theme changes (``app.theme_changed_signal``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
+
+from lawsuit_tui.domain.vocabulary import word
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -45,8 +49,15 @@ def _theme_style(app: App[object], variable: str, *, bold: bool) -> Style:
     return Style(color=colour.rich_color, bold=bold)
 
 
-def status_text(app: App[object], status: object, variables: dict[str, str]) -> Text:
-    """A status word in its theme colour; an unknown status in the plain foreground."""
-    word = "" if status is None else str(status)
-    variable = variables.get(word.lower(), "foreground")
-    return Text(word, style=theme_style(app, variable))
+def status_text(
+    app: App[object],
+    status: object,
+    variables: dict[str, str],
+    words: Mapping[StrEnum, str] | None = None,
+) -> Text:
+    """A status in its theme colour (an unknown one in the plain foreground), shown as the
+    reader's word from ``words`` (``domain/vocabulary.py``), never the service's code."""
+    code = "" if status is None else str(status)
+    variable = variables.get(code.lower(), "foreground")
+    shown = word(words, status) if words is not None and status is not None else code
+    return Text(shown, style=theme_style(app, variable))

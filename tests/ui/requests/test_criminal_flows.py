@@ -172,7 +172,7 @@ async def test_registration_data_has_its_card() -> None:
     response = ResponseRecord.model_validate(
         {"response_id": "r1", "response_type": "entity", "response_data": ENTITY}
     )
-    summary = str(detail_renderable(ResponseRow(1, response), "k"))
+    summary = str(detail_renderable(ResponseRow(1, response), "k", "Enter"))
     assert "CONSTRUTORA EXEMPLO LTDA" in summary and "11.222.333/0001-81" in summary
     harness = Harness()
     async with harness.app.run_test(size=(80, 24)) as pilot:

@@ -74,7 +74,7 @@ def _all_bindings() -> list[Binding]:
                 assert isinstance(binding, Binding), (cls, binding)
                 found.append(binding)
     ids = {binding.id for binding in found}
-    assert {"trackings.new", "vault.register", "count.submit", "app.receiver"} <= ids
+    assert {"trackings.new", "vault.register", "count.submit", "webhooks.toggle"} <= ids
     return found
 
 

@@ -127,7 +127,8 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         await pilot.press("f10")
         await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
         record: TrackingRecord = screen.records[0]
-        assert record.fixed_time and record.hour_range == 8 and record.execution_minute == 30
+        # 08:30 typed in Brasília is 11:30 in the service's UTC (D146)
+        assert record.fixed_time and record.hour_range == 11 and record.execution_minute == 30
         assert record.recurrence == 7 and record.tags == {"client": "ACME"}
 
         # the same key again: 409, explained in the form, which stays open

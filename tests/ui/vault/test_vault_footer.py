@@ -15,7 +15,7 @@ from tests.support.ui_harness import Harness, ready, settle, wait_for
 
 # Vault bindings the help screen must list, shown in the Footer or not (Enter on the grid is
 # the table's own select, which registers too).
-VAULT_KEYS = {"n", "d", "k", "/", "^r", "esc"}
+VAULT_KEYS = {"n", "d", "k", "/", "^r", "Esc"}
 
 
 def footer_keys(footer: Footer) -> list[Any]:

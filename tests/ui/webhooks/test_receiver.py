@@ -7,10 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from rich.console import Console
+from textual.widgets import Static
 
 from lawsuit_tui.config import load_settings, read_config_file
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
+from lawsuit_tui.ui.webhooks.screen import ReceiverScreen
 from lawsuit_tui.ui.widgets.chrome import StatusLine, render_status
 from tests.support.ui_harness import Harness, ready, settle, wait_for
 
@@ -78,8 +81,11 @@ async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
         requests_screen = app.screen
         await settle(pilot)
 
-        await pilot.press("f8")  # app.receiver
+        await pilot.press("f8")  # the receiver's screen
+        await wait_for(lambda: isinstance(app.screen, ReceiverScreen), pilot.pause)
+        await pilot.press("s")  # webhooks.toggle
         await wait_for(lambda: app.receiver is not None and app.receiver.running, pilot.pause)
+        await pilot.press("f3")
         await pilot.pause()
         url = app.receiver.url
         token = url.rsplit("/", 1)[1]
@@ -115,6 +121,12 @@ async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
         assert app._notice_target is None
 
         await pilot.press("f8")
+        await wait_for(lambda: isinstance(app.screen, ReceiverScreen), pilot.pause)
+        console = Console(width=120, record=True)
+        console.print(app.screen.query_one("#receiver-state", Static).content)
+        state = console.export_text()
+        assert "receiving" in state and "Stored" in state
+        await pilot.press("s")
         await wait_for(lambda: not app.receiver.running, pilot.pause)
         await pilot.pause()
         assert "webhooks on" not in _status_text(app)

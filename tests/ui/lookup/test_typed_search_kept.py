@@ -1,0 +1,76 @@
+"""A search typed while an older one is still answering is never lost (issue 19, item 16).
+
+Seen twice by hand (Escape, Ctrl+U, type, Enter left an empty box): the older lookup's answer
+arrived while the new text was being typed, took the focus to its table, and the rest of the
+typing and the Enter went there. Reproduced here by holding the older answer until the new
+text is typed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual.widgets import Input, Static
+
+from lawsuit_tui.domain.identifiers import parse_search_key
+from lawsuit_tui.ui.lookup.screen import LookupScreen
+from tests.support.ui_harness import Harness, ready, samples, settle, type_text, wait_for
+
+
+async def test_an_old_answer_does_not_take_the_new_search() -> None:
+    harness = Harness()
+    first, second = samples()["cpf"][0], samples()["cnpj"][0]
+    async with harness.app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        context = await harness.app.context()
+        gate = asyncio.Event()
+        lookup = context.lookup.lookup
+        held: list[str] = []
+
+        async def slow_court(key: Any) -> Any:
+            if key.key == parse_search_key(first).key:
+                held.append(key.key)
+                await gate.wait()  # the court is slow for the first search only
+            return await lookup(key)
+
+        context.lookup.lookup = slow_court  # type: ignore[method-assign]
+        screen = pilot.app.screen
+        assert isinstance(screen, LookupScreen)
+        search = screen.query_one("#search", Input)
+        await type_text(pilot, first)
+        await pilot.press("enter")
+        await wait_for(lambda: held, pilot.pause)
+        await pilot.press("escape", "ctrl+u")
+        await type_text(pilot, second[:6])
+        gate.set()  # the old answer arrives in the middle of the typing
+        await pilot.pause(0.05)
+        await type_text(pilot, second[6:])
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.screen is screen  # the Enter did not open the old answer's lawsuit
+        assert search.value == second
+        title = str(screen.query_one("#results-title", Static).content)
+        assert parse_search_key(second).display in title
+
+
+async def test_typing_on_the_results_starts_a_new_search_in_the_field() -> None:
+    harness = Harness()
+    first, second = samples()["cpf"][0], samples()["cnpj"][0]
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        screen = pilot.app.screen
+        search = screen.query_one("#search", Input)
+        await type_text(pilot, first)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.focused is not search  # on the results
+        await pilot.press("ctrl+u")  # clears the field from the results
+        assert search.value == "" and pilot.app.focused is search
+        await pilot.press("tab")
+        await type_text(pilot, second)  # from the list again: the digits go to the field
+        assert search.value == second
+        await pilot.press("enter")
+        await settle(pilot)
+        title = str(screen.query_one("#results-title", Static).content)
+        assert parse_search_key(second).display in title

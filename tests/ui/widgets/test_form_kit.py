@@ -1,0 +1,77 @@
+"""The form kit, for every form: errors leave when the field changes, a focused drop-down
+looks focused, and a typed burst (user, Tab, password) keeps its order (issue 19)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import Input, Select
+
+from lawsuit_tui.ui.widgets.form import FieldBox, show_problems
+from tests.support.waiting import wait_for
+
+
+class BusyInput(Input):
+    """A field on a busy screen: each key takes a moment to handle, so the app hands over
+    the keys after it before it has handled the Tab (what a real terminal's burst does)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        await asyncio.sleep(0.01)
+        await super()._on_key(event)
+
+
+class Login(App[None]):
+    def compose(self) -> ComposeResult:
+        yield FieldBox("User", BusyInput(id="user"), field="user")
+        yield FieldBox("Password", Input(id="password", password=True), field="password")
+        yield FieldBox("Kind", Select([("Login", "login"), ("A1", "a1")], id="kind"), field="kind")
+
+
+def burst(app: App[None], keys: list[str]) -> None:
+    """Keys as a terminal hands them over in one read: all queued before any is handled."""
+    for key in keys:
+        character = key if len(key) == 1 else ("\t" if key == "tab" else None)
+        app.post_message(events.Key(key, character))
+
+
+async def test_a_burst_with_tab_lands_each_part_in_its_field() -> None:
+    app = Login()
+    async with app.run_test() as pilot:
+        app.query_one("#user", Input).focus()
+        await pilot.pause()
+        burst(app, [*"ana", "tab", *"s3cret"])
+        await wait_for(lambda: len(app.query_one("#password", Input).value) == 6, pilot.pause)
+        assert app.query_one("#user", Input).value == "ana"
+        assert app.query_one("#password", Input).value == "s3cret"
+
+
+async def test_an_error_goes_when_the_field_is_changed() -> None:
+    app = Login()
+    async with app.run_test() as pilot:
+        show_problems(app.screen, {"user": "Type the user", "kind": "Choose A1"})
+        await pilot.pause()
+        user = app.query_one("#box-user", FieldBox)
+        assert user.error == "Type the user" and user.has_class("-invalid")
+        app.query_one("#user", Input).focus()
+        await pilot.press("a")
+        assert user.error == "" and not user.has_class("-invalid")
+        kind = app.query_one("#box-kind", FieldBox)
+        assert kind.error == "Choose A1"
+        app.query_one("#kind", Select).value = "a1"
+        await pilot.pause()
+        assert kind.error == ""
+
+
+async def test_a_focused_drop_down_looks_focused() -> None:
+    app = Login()
+    async with app.run_test() as pilot:
+        select = app.query_one("#kind", Select)
+        app.query_one("#user", Input).focus()
+        await pilot.pause()
+        current = select.query_one("SelectCurrent")
+        unfocused = current.styles.background
+        select.focus()
+        await pilot.pause()
+        assert current.styles.background != unfocused
