@@ -69,7 +69,9 @@ class RequestEngine:
         """The caller's request, else 404 REQUEST_NOT_FOUND."""
         entry = self.state.requests.get(request_id)
         if entry is None or entry.key != config.key:
-            raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {request_id} not found")
+            raise ServiceError.not_found(
+                "REQUEST_NOT_FOUND", f"request {request_id} not found", request_id=request_id
+            )
         return entry
 
     # ----------------------------------------------------------------- creation

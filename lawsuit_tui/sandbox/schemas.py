@@ -21,6 +21,7 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 
 __all__ = [
     "ERROR_RESPONSES",
+    "BadRequestError",
     "CreateRequestIn",
     "LookupIn",
     "LookupOut",
@@ -195,30 +196,53 @@ class TrackingsPage(Page[TrackingRecord]):
     pass
 
 
-class ValidationItemOut(BaseModel):
-    field: str
-    rule: str
-    message: str
-
-
-class TransportErrorDetail(BaseModel):
+class _ErrorDetail(BaseModel):
     name: str
     message: str
-    data: list[ValidationItemOut] | str | dict[str, Any]
 
 
-class TransportError(BaseModel):
-    """D9: ``{error: {name, message, data}}``."""
-
-    error: TransportErrorDetail
+class BadRequestDetail(_ErrorDetail):
+    data: list[str]
 
 
-class FlatError(BaseModel):
-    """D9: ``{error, message, code}`` (403, 429)."""
+class TextErrorDetail(_ErrorDetail):
+    data: str
+
+
+class ObjectErrorDetail(_ErrorDetail):
+    data: dict[str, Any]
+
+
+class BadRequestError(BaseModel):
+    """D64: 400 ``{error: {name, message, data: ["<field path>: <message>", ...]}}``."""
+
+    error: BadRequestDetail
+
+
+class TextError(BaseModel):
+    """D64: 401, 403, 405, 413, 415, 422 ``{error: {name, message, data: "..."}}``."""
+
+    error: TextErrorDetail
+
+
+class ObjectError(BaseModel):
+    """D64: 404 (naming the id), 409 and 5xx ``{error: {name, message, data: {...}}}``."""
+
+    error: ObjectErrorDetail
+
+
+class RateLimitError(BaseModel):
+    """D64: the rate-limits page's 429 ``{error, message, code: 429}``."""
 
     error: str
     message: str
-    code: str
+    code: int
+
+
+class MinerErrors(BaseModel):
+    """D64: every error of the Miner, ``{errors: [string]}``."""
+
+    errors: list[str]
 
 
 class TokenOut(BaseModel):
@@ -234,7 +258,7 @@ class ClockOut(BaseModel):
 
 
 _DESCRIPTIONS = {
-    400: "Bad request: `data` lists every failed rule",
+    400: "Bad request: `data` lists every failed rule as `<field path>: <message>`",
     401: "Missing or invalid api-key",
     403: "Key without the feature, or secret lawsuit without credential",
     404: "Unknown id",
@@ -281,11 +305,22 @@ def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:
     return openapi
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` entries documenting the error bodies of ``statuses`` (D9)."""
+def _error_model(status: int) -> type[BaseModel]:
+    if status == 400:
+        return BadRequestError
+    if status == 429:
+        return RateLimitError
+    if status in (404, 409) or status >= 500:
+        return ObjectError
+    return TextError
+
+
+def error_responses(*statuses: int, miner: bool = False) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries documenting the error bodies of ``statuses`` (D64); ``miner``:
+    the Miner's ``{errors}`` shape."""
     out: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        model: type[BaseModel] = FlatError if status in (403, 429) else TransportError
+        model = MinerErrors if miner else _error_model(status)
         out[status] = {
             "description": _DESCRIPTIONS.get(status, "Error"),
             "content": json_content(model),

@@ -132,7 +132,7 @@ async def _read_body(request: Request) -> Any:
     ),
     response_model=CountRequest,
     responses={
-        **error_responses(401, 403, 413, 500, 502, 503, 504),
+        **error_responses(401, 403, 413, 500, 502, 503, 504, miner=True),
         400: {"model": CountErrorList, "description": "every problem of the body"},
     },
     openapi_extra={
