@@ -26,6 +26,7 @@ __all__ = [
     "Filter",
     "KeysFilter",
     "Pagination",
+    "RequestDeletion",
     "RequestRecord",
     "Search",
     "SearchParams",
@@ -158,3 +159,10 @@ class RequestRecord(ApiModel):
     def is_finished(self) -> bool:
         """True once the request can produce no more responses (completed or cancelled)."""
         return self.status in (RequestStatus.COMPLETED, RequestStatus.CANCELLED)
+
+
+class RequestDeletion(ApiModel):
+    """DELETE /requests/{id} (D62): ``{success, time}``."""
+
+    success: bool | None = None
+    time: Timestamp | None = None

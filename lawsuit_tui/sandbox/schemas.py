@@ -25,6 +25,7 @@ __all__ = [
     "CreateRequestIn",
     "LookupIn",
     "LookupOut",
+    "RequestDeletedOut",
     "SearchIn",
     "TrackingIn",
     "TrackingPatchIn",
@@ -194,6 +195,13 @@ class ResponsesPageOut(Page[ResponseRecord]):
 
 class TrackingsPage(Page[TrackingRecord]):
     pass
+
+
+class RequestDeletedOut(BaseModel):
+    """D62: the answer of DELETE /requests/{id}."""
+
+    success: bool
+    time: datetime
 
 
 class _ErrorDetail(BaseModel):

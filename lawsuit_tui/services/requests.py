@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from lawsuit_tui.api.filters import RequestFilters, ResponseFilters
@@ -15,7 +16,14 @@ from lawsuit_tui.domain.pagination import Page
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.services.deps import Deps
-from lawsuit_tui.services.results import Completed, FollowEvent, ResponseArrived, StatusChanged
+from lawsuit_tui.services.errors import NotFound
+from lawsuit_tui.services.results import (
+    CancelOutcome,
+    Completed,
+    FollowEvent,
+    ResponseArrived,
+    StatusChanged,
+)
 from lawsuit_tui.store import LawsuitChange, LawsuitState
 
 __all__ = ["FollowPolicy", "RequestService", "replacement_key"]
@@ -49,6 +57,23 @@ def replacement_key(response: ResponseRecord) -> tuple[str, str, int | None] | N
 
 def _finished(status: object) -> bool:
     return status in _FINISHED
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _cancel_outcome(success: bool, record: RequestRecord | None) -> str:
+    """D62: what a cancel-or-delete did, from the answer and the request read after it."""
+    if not success:
+        return "refused"
+    if record is None or record.deleted_at:
+        return "deleted"
+    if record.status in (RequestStatus.CANCELLING, RequestStatus.CANCELLED):
+        return str(record.status)
+    if record.status in (RequestStatus.PENDING, RequestStatus.STARTED):
+        return "still_running"
+    return "unchanged"
 
 
 class RequestService:
@@ -294,9 +319,22 @@ class RequestService:
         await self._d.cache.upsert_responses(r.to_json_dict() for r in found)
         return found
 
-    async def cancel(self, request_id: str) -> RequestRecord:
-        """Cancel (or, once completed, delete) a request. OperationNotAvailable when the
-        service has no such operation."""
-        record = await self._d.api.cancel_request(request_id)
-        await self._d.cache.upsert_requests([record.to_json_dict()])
-        return record
+    async def cancel(self, request_id: str) -> CancelOutcome:
+        """Cancel a running request, or delete a finished one (D62), then read it again to
+        say what happened. OperationNotAvailable when the service has no such operation."""
+        api = self._d.api
+        answer = await api.cancel_request(request_id)
+        record = answer.record
+        if record is None:
+            try:
+                record = await api.get_request(request_id)
+            except NotFound:
+                record = None  # a service that hides what it deleted
+        if record is None and answer.success:
+            cached = await asyncio.to_thread(self.cached_record, request_id)
+            if cached is not None:
+                record = cached.model_copy(update={"deleted_at": answer.time or _now()})
+        if record is not None:
+            await self._d.cache.upsert_requests([record.to_json_dict()])
+        outcome = _cancel_outcome(answer.success, record)
+        return CancelOutcome(request_id, outcome, record, answer.time)

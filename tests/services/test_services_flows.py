@@ -148,7 +148,7 @@ async def test_lists_cancel_and_refresh(rig: Rig, ctx: ServiceContext) -> None:
     samples = await rig.samples()
     [first] = await ctx.requests.create(body("cpf", samples["cpf"][1]))
     cancelled = await ctx.requests.cancel(first.request_id)
-    assert cancelled.status in ("cancelling", "cancelled")
+    assert cancelled.outcome in ("cancelling", "cancelled")
     [second] = await ctx.requests.create(body("cpf", samples["cpf"][2]))
     await rig.advance(5)
     page = await ctx.requests.refresh(1, 50)

@@ -8,11 +8,12 @@ import httpx
 import orjson
 
 from lawsuit_tui.api.filters import RequestFilters
+from lawsuit_tui.api.models import CancelAnswer
 from lawsuit_tui.api.pagination import iter_items, iter_pages
 from lawsuit_tui.api.resources.base import BULK_PAGE_SIZE, RouteCaller, wire_of
 from lawsuit_tui.domain.bodies import CreateRequestBody, PageParams
 from lawsuit_tui.domain.pagination import Page
-from lawsuit_tui.domain.requests import RequestRecord
+from lawsuit_tui.domain.requests import RequestDeletion, RequestRecord
 
 __all__ = ["RequestRoutes"]
 
@@ -65,8 +66,18 @@ class RequestRoutes(RouteCaller):
             key=lambda r: r.request_id,
         )
 
-    async def cancel_request(self, request_id: str) -> RequestRecord:
-        """DELETE {requests_url}/requests/{id} (D16): cancel, or soft-delete when completed."""
-        return await self._call(
-            "cancel_request", self._model(RequestRecord), path={"request_id": request_id}
-        )
+    async def cancel_request(self, request_id: str) -> CancelAnswer:
+        """DELETE {requests_url}/requests/{id} (D62): cancel a running request, soft-delete a
+        finished one. The service answers ``{success, time}``; an older one answered with the
+        request record, also read. Re-read the request to know its state."""
+
+        def parse(response: httpx.Response) -> CancelAnswer:
+            data = orjson.loads(response.content)
+            if isinstance(data, dict) and "request_id" in data:
+                record = RequestRecord.model_validate(data)
+                return CancelAnswer(True, record.updated_at, record)
+            answer = RequestDeletion.model_validate(data)
+            # A 2xx without ``success`` is taken as done: the status says it was accepted.
+            return CancelAnswer(answer.success is not False, answer.time)
+
+        return await self._call("cancel_request", parse, path={"request_id": request_id})

@@ -1,4 +1,4 @@
-"""``{requests_url}/requests``: create, list, get, cancel/delete (D11-D19, D16, D20-D23, D25)."""
+"""``{requests_url}/requests``: create, list, get, cancel/delete (D11-D19, D62, D20-D23, D25)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from lawsuit_tui.sandbox.dependencies import Requests, State
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
-from lawsuit_tui.sandbox.schemas import CreateRequestIn, RequestsPage
+from lawsuit_tui.sandbox.schemas import CreateRequestIn, RequestDeletedOut, RequestsPage
 from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["router"]
@@ -108,9 +108,10 @@ async def get_request(request_id: str, config: RequestsKey, engine: Requests) ->
 
 @router.delete(
     "/requests/{request_id}",
-    summary="Cancel a running request or soft-delete a finished one (D16)",
+    summary="Cancel a running request or soft-delete a finished one (D62)",
     response_class=FastJSON,
-    responses=documented(RequestRecord, 404),
+    responses=documented(RequestDeletedOut, 404),
 )
 async def delete_request(request_id: str, config: RequestsKey, engine: Requests) -> FastJSON:
-    return answer(engine.cancel_or_delete(engine.get(config, request_id)))
+    engine.cancel_or_delete(engine.get(config, request_id))
+    return answer({"success": True, "time": iso(engine.state.clock.now())})

@@ -19,6 +19,7 @@ from lawsuit_tui.domain.formatting import (
     format_document,
     format_int,
 )
+from lawsuit_tui.domain.vocabulary import REQUEST_STATUS_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
@@ -27,6 +28,7 @@ from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.results import CancelOutcome
     from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
 
 PAGE_SIZE = 50
@@ -322,7 +324,7 @@ class RequestsScreen(FramedScreen):
 
 
 def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
-    """Ask, then cancel a running request or delete a finished one."""
+    """Ask, then cancel a running request or delete a finished one (D62)."""
     finished = str(record.status) in ("completed", "cancelled")
     if finished:
         title = _("Delete request")
@@ -332,15 +334,16 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
         yes = _("Delete")
     else:
         title = _("Cancel request")
-        question = _("Cancel the request for {search}? No more responses will arrive.").format(
-            search=search_text(record)
-        )
+        question = _(
+            "Cancel the request for {search}? No more responses will arrive. A query the "
+            "court has already started may not be cancellable: the service will say."
+        ).format(search=search_text(record))
         yes = _("Cancel request")
 
     def answered(yes_: bool | None) -> None:
         if yes_:
             screen.run_worker(
-                _cancel(screen, record.request_id),
+                _cancel(screen, record),
                 group="requests.cancel",
                 exclusive=True,
                 exit_on_error=False,
@@ -351,13 +354,38 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
     )
 
 
-async def _cancel(screen: FramedScreen, request_id: str) -> None:
+def cancel_outcome_text(outcome: CancelOutcome, search: str) -> str:
+    """What a cancel-or-delete did, in words (D62)."""
+    record = outcome.record
+    status = word(REQUEST_STATUS_WORDS, record.status) if record is not None else ""
+    texts = {
+        "cancelling": _("Request for {search} cancelled: no more responses will arrive."),
+        "cancelled": _("Request for {search} cancelled: no more responses will arrive."),
+        "deleted": _(
+            "Request for {search} deleted: it leaves the list; its responses stay readable."
+        ),
+        "refused": _(
+            "The service did not cancel the request for {search}: a query the court has "
+            "already started cannot be cancelled and runs to its end."
+        ),
+        "still_running": _(
+            "The service took the cancellation, but the request for {search} is still "
+            "{status}: a query the court has already started may run to its end."
+        ),
+    }
+    text = texts.get(outcome.outcome, _("The request for {search} is {status}; nothing changed."))
+    return text.format(search=search, status=status)
+
+
+async def _cancel(screen: FramedScreen, shown: RequestRecord) -> None:
     context = await screen.services()
-    record = await context.requests.cancel(request_id)
-    status = str(record.status or "")
-    if record.deleted_at:
-        status = _("deleted")
-    screen.notify(_("Request {id}: {status}.").format(id=request_id[:8], status=status))
+    outcome = await context.requests.cancel(shown.request_id)
+    warn = outcome.outcome in ("refused", "still_running")
+    screen.notify(
+        cancel_outcome_text(outcome, search_text(outcome.record or shown)),
+        severity="warning" if warn else "information",
+        timeout=12 if warn else 6,
+    )
     refresh = getattr(screen, "request_changed", None)
-    if refresh is not None:
-        refresh(record)
+    if refresh is not None and outcome.record is not None:
+        refresh(outcome.record)
