@@ -326,7 +326,7 @@ async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
     if status == 404:
         data = {"method": request.method, "path": request.url.path, "message": "no such route"}
     elif status == 405:
-        # Starlette names the methods of the first route matching the path only; a path
+        # D89: Starlette names the methods of the first route matching the path only; a path
         # served by several routes (GET and POST /requests) allows all of theirs.
         headers["Allow"] = ", ".join(allowed_methods(request))
     body = error_body_for(request.url.path, status, data)

@@ -67,6 +67,7 @@ class StoredResponse:
     """
 
     request_id: str
+    response_id: str
     origin_id: str | None
     response_type: str
     cached: bool
@@ -77,6 +78,7 @@ class StoredResponse:
     def of(cls, response: dict[str, Any]) -> StoredResponse:
         return cls(
             request_id=str(response["request_id"]),
+            response_id=str(response["response_id"]),
             origin_id=response.get("origin_id"),
             response_type=str(response["response_type"]),
             cached=bool(response["cached"]),

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lawsuit_tui.api.filters import RequestFilters, ResponseFilters
+from lawsuit_tui.domain.base import as_datetime
 from lawsuit_tui.domain.bodies import CreateRequestBody
 from lawsuit_tui.domain.enums import RequestStatus, SearchType
 from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.pagination import Page
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.services.deps import Deps
@@ -76,6 +76,46 @@ def _cancel_outcome(success: bool, record: RequestRecord | None) -> str:
     return "unchanged"
 
 
+class RequestHistory:
+    """Every request of the key, newest first, one service page per :meth:`next_page`.
+
+    The walk is fixed when it starts (up to now): requests made meanwhile come from their
+    own events, not from here. Each request is handed out once although the walk may meet
+    it twice (a window's edge), and every page is kept in the cache as it is read."""
+
+    def __init__(self, deps: Deps) -> None:
+        self._d = deps
+        self.total: int | None = None
+        self.read = 0
+        self.exhausted = False
+        self._seen: set[str] = set()
+        self._pages = deps.api.iter_request_pages(on_total=self._set_total)
+
+    def _set_total(self, total: int) -> None:
+        self.total = total
+
+    async def next_page(self) -> list[RequestRecord]:
+        """The next requests not handed out yet ([] once the history is read whole)."""
+        while not self.exhausted:
+            try:
+                page = await anext(self._pages)
+            except StopAsyncIteration:
+                self.exhausted = True
+                break
+            fresh = [r for r in page.page_data if r.request_id not in self._seen]
+            self._seen.update(r.request_id for r in fresh)
+            self.read += len(fresh)
+            if self.total is not None and self.read >= self.total:
+                self.exhausted = True  # no need to ask for a page known to be empty
+            if fresh:
+                await self._d.cache.upsert_requests(r.to_json_dict() for r in fresh)
+                return fresh
+        return []
+
+    async def aclose(self) -> None:
+        await self._pages.aclose()  # type: ignore[attr-defined]
+
+
 class RequestService:
     def __init__(self, deps: Deps, policy: FollowPolicy | None = None) -> None:
         self._d = deps
@@ -93,11 +133,13 @@ class RequestService:
             and search.search_type == SearchType.CNPJ
             and len(records) == 1
         ):
-            original = records[0].request_id
-            page = await self._d.api.list_requests(
-                1, 1000, filters=RequestFilters(origin_id=original)
-            )
-            records.extend(r for r in page.page_data if r.request_id != original)
+            original = records[0]
+            # The branches are made with the original: from its creation on (D17, D63).
+            since = as_datetime(original.created_at)
+            filters = RequestFilters(origin_id=original.request_id, created_at_gte=since)
+            async for branch in self._d.api.iter_requests(filters=filters):
+                if branch.request_id != original.request_id:
+                    records.append(branch)
         await self._d.cache.upsert_requests(r.to_json_dict() for r in records)
         return records
 
@@ -249,11 +291,10 @@ class RequestService:
         rows = store.list_requests(offset=offset, limit=max(0, limit))
         return [RequestRecord.model_validate(d) for d in rows], store.count_requests()
 
-    async def refresh(self, page: int = 1, page_size: int = 50) -> Page[RequestRecord]:
-        """One page of the service's request list (newest first), kept in the cache."""
-        result = await self._d.api.list_requests(page, page_size)
-        await self._d.cache.upsert_requests(r.to_json_dict() for r in result.page_data)
-        return result
+    def history(self) -> RequestHistory:
+        """The service's request list, newest first, read a page at a time on demand (each
+        page kept in the cache): a fresh walk of the whole history (D63, D88)."""
+        return RequestHistory(self._d)
 
     async def get(self, request_id: str) -> RequestRecord:
         record = await self._d.api.get_request(request_id)

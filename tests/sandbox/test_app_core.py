@@ -256,13 +256,24 @@ def test_paginate_envelope() -> None:
     ("path", "params", "field"),
     [
         ("/requests/requests", {"page": 0}, "page"),
-        ("/requests/requests", {"page_size": 1001}, "page_size"),
+        ("/requests/requests", {"page_size": 4}, "page_size"),  # D63: 5..100
+        ("/requests/requests", {"page_size": 101}, "page_size"),
+        ("/requests/requests", {"page": 11145405362368642285568}, "page"),  # issue 18: was 500
+        ("/requests/requests", {"page": 2**31}, "page"),
         ("/requests/responses", {"page_size": 4}, "page_size"),
+        ("/requests/responses", {"page_size": 1001}, "page_size"),
+        ("/requests/responses", {"page": 2**63}, "page"),
         ("/tracking/tracking", {"page_size": 4}, "page_size"),
         ("/tracking/tracking", {"page": "x"}, "page"),
+        ("/requests/requests", {"created_at_gte": "0.5"}, "created_at_gte"),  # issue 18
+        ("/requests/responses", {"created_at_gte": "0.5"}, "created_at_gte"),
+        ("/requests/requests", {"created_at_lte": "2024-01-02T25:00:00Z"}, "created_at_lte"),
+        ("/requests/requests", {"order": "sideways"}, "order"),
+        ("/requests/requests", {"order": '{"cost": "asc"}'}, "order"),
+        ("/requests/requests", {"status": "[1, "}, "status"),
     ],
 )
-async def test_page_bounds_are_400(
+async def test_page_bounds_and_encodings_are_400(
     sb: Sandbox, path: str, params: dict[str, object], field: str
 ) -> None:
     answer = await sb.client.get(path, params=params)
@@ -270,9 +281,35 @@ async def test_page_bounds_are_400(
     assert error_fields(answer.json()) == [field]
 
 
-async def test_requests_page_size_one_is_allowed(sb: Sandbox) -> None:
-    answer = await sb.client.get("/requests/requests", params={"page_size": 1})
+@pytest.mark.parametrize("size", [5, 100])
+async def test_requests_page_size_bounds_are_those_of_requests_json(sb: Sandbox, size: int) -> None:
+    answer = await sb.client.get("/requests/requests", params={"page_size": size})
     assert answer.status_code == 200
+
+
+@pytest.mark.parametrize("missing", ["created_at_gte", "created_at_lte"])
+async def test_listing_requests_needs_both_dates(sb: Sandbox, missing: str) -> None:
+    # D63: requests.json makes both required.
+    params = {"created_at_gte": "2026-01-01", "created_at_lte": "2026-12-31"}
+    del params[missing]
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=sb.app),
+        base_url="http://t",
+        headers={"api-key": "sandbox"},
+    ) as plain:
+        answer = await plain.get("/requests/requests", params=params)
+    assert answer.status_code == 400
+    assert error_fields(answer.json()) == [missing]
+
+
+async def test_listing_defaults_are_those_of_the_oas(sb: Sandbox) -> None:
+    answer = await sb.client.get("/requests/requests")
+    assert answer.status_code == 200
+    assert answer.json()["page"] == 1
+    # D75: requests 10 by default; responses (no OAS default) 20.
+    for _ in range(12):
+        await sb.create(CNJ_SEARCH)
+    assert len((await sb.client.get("/requests/requests")).json()["page_data"]) == 10
 
 
 async def test_the_runner_moves_requests_on_in_real_time(make_sandbox: SandboxFactory) -> None:

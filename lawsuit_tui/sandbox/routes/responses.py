@@ -1,17 +1,26 @@
-"""``GET {requests_url}/responses`` (D20-D24): oldest first, filters, request_status."""
+"""``GET {requests_url}/responses`` (D20-D24, D48, D75, D76): oldest first, filters,
+``request_status``."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import Requests, State
 from lawsuit_tui.sandbox.keys import KeyConfig
-from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
+from lawsuit_tui.sandbox.pagination import (
+    DATE_PATTERN,
+    PageParams,
+    page_params,
+    paginate,
+    query_instant,
+    query_order,
+    query_values,
+)
+from lawsuit_tui.sandbox.records import StoredResponse
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import ResponsesPageOut
 
@@ -19,16 +28,11 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/requests", tags=["responses"])
 
-ResponseTypeFilter = Literal[
-    "lawsuit",
-    "parties",
-    "attachments",
-    "step",
-    "lawsuits",
-    "application_error",
-    "entity",
-    "warrant",
-    "execution",
+ResponsesKey = Annotated[KeyConfig, Depends(require_key("requests"))]
+# D76: every filter may come as repeated keys, a JSON array string or one value.
+ValuesQuery = Annotated[list[str] | None, Query(description="one or more values (D76)")]
+DateQuery = Annotated[
+    str | None, Query(pattern=DATE_PATTERN, max_length=40, description="date-time or YYYY-MM-DD")
 ]
 
 
@@ -40,32 +44,57 @@ ResponseTypeFilter = Literal[
     dependencies=[Depends(rate_limited)],
 )
 async def list_responses(
-    config: Annotated[KeyConfig, Depends(require_key("requests"))],
+    request: Request,
+    config: ResponsesKey,
     state: State,
     engine: Requests,
-    paging: Annotated[PageParams, Depends(page_params(5))],
-    request_id: Annotated[str | None, Query(max_length=200)] = None,
-    origin_id: Annotated[str | None, Query(max_length=200)] = None,
-    response_type: ResponseTypeFilter | None = None,
+    paging: Annotated[PageParams, Depends(page_params(5, max_size=1000, default_size=20))],
+    request_id: ValuesQuery = None,
+    response_id: ValuesQuery = None,
+    origin_id: ValuesQuery = None,
+    response_type: ValuesQuery = None,
     cached: bool | None = None,
-    created_at_gte: datetime | None = None,
+    created_at_gte: DateQuery = None,
+    created_at_lte: DateQuery = None,
+    order: Annotated[
+        str | None,
+        Query(max_length=200, description='{"created_at":"asc"}, asc|desc, or order[field]=dir'),
+    ] = None,
 ) -> FastJSON:
-    request_status: str | None = None  # D24: null when no request_id is given
-    if request_id is not None:
-        request_status = engine.get(config, request_id).status
-    since: str | None = None
-    if created_at_gte is not None:
-        aware = created_at_gte if created_at_gte.tzinfo else created_at_gte.replace(tzinfo=UTC)
-        since = iso(aware)
-    items = [
-        r
-        for r in state.responses.get(config.key, ())
-        if (request_id is None or r.request_id == request_id)
-        and (origin_id is None or r.origin_id == origin_id)
-        and (response_type is None or r.response_type == response_type)
-        and (cached is None or r.cached is cached)
-        and (since is None or r.created_at >= since)
-    ]
+    requests = query_values(request, "request_id")
+    request_status: str | None = None  # D24: null unless one request is named
+    if requests is not None and len(set(requests)) == 1:
+        request_status = engine.get(config, requests[0]).status
+    since = query_instant(created_at_gte, "created_at_gte")
+    until = query_instant(created_at_lte, "created_at_lte", end_of_day=True)
+    low = iso(since) if since is not None else None
+    high = iso(until) if until is not None else None
+    _field, direction = query_order(request, ("created_at",), default=("created_at", "asc"))
+    wanted = {
+        "request_id": _set(requests),
+        "response_id": _set(query_values(request, "response_id")),
+        "origin_id": _set(query_values(request, "origin_id")),
+        "response_type": _set(query_values(request, "response_type")),
+    }
+
+    def keep(r: StoredResponse) -> bool:
+        for name, values in wanted.items():
+            if values is not None and getattr(r, name) not in values:
+                return False
+        return (
+            (cached is None or r.cached is cached)
+            and (low is None or r.created_at >= low)
+            and (high is None or r.created_at <= high)
+        )
+
+    # D48: kept in the order they were made, oldest first.
+    items = [r for r in state.responses.get(config.key, ()) if keep(r)]
+    if direction == "desc":
+        items.reverse()
     page = paginate(items, paging.page, paging.page_size)
     page["page_data"] = [r.json for r in page["page_data"]]
     return answer({"request_status": request_status, **page})
+
+
+def _set(values: list[str] | None) -> set[str] | None:
+    return None if values is None else set(values)

@@ -28,10 +28,9 @@ from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.requests import RequestHistory
     from lawsuit_tui.services.results import CancelOutcome
     from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
-
-PAGE_SIZE = 50
 
 STATUS_STYLE = {
     "pending": "italic",
@@ -114,8 +113,8 @@ class RequestsScreen(FramedScreen):
         # it could not keep follow them.
         self.records: LazyItems[RequestRecord] = LazyItems(0, self._fetch_records)
         self._unstored: dict[str, RequestRecord] = {}
-        self.loaded_pages = 0
-        self.all_pages = 0
+        # The service's list, walked newest first a page at a time (D63, D88).
+        self.history: RequestHistory | None = None
         self.all_count: int | None = None
         self.loaded_from_service = False
 
@@ -156,25 +155,32 @@ class RequestsScreen(FramedScreen):
     # --- loading -------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
-        self._load_page(1)
+        self._load_page(fresh=True)
 
     def action_more(self) -> None:
-        if self.loaded_pages < self.all_pages:
-            self._load_page(self.loaded_pages + 1)
+        if self.history is not None and not self.history.exhausted:
+            self._load_page(fresh=False)
+
+    @property
+    def more_to_read(self) -> bool:
+        return self.history is not None and not self.history.exhausted
 
     @work(exclusive=True, group="requests.load", exit_on_error=False)
-    async def _load_page(self, page: int) -> None:
+    async def _load_page(self, *, fresh: bool) -> None:
         context = await self.services()
         self.query_one("#requests-title", Static).update(_("Refreshing from the service…"))
+        if fresh or self.history is None:
+            if self.history is not None:
+                await self.history.aclose()
+            self.history = context.requests.history()
+        history = self.history
         try:
-            result = await context.requests.refresh(page=page, page_size=PAGE_SIZE)
+            page = await history.next_page()
         finally:
             self._show()
-        self.loaded_pages = max(self.loaded_pages, page)
-        self.all_pages = result.all_pages_count
-        self.all_count = result.all_count
+        self.all_count = history.total
         if not context.cache.writable:
-            self._unstored.update((r.request_id, r) for r in result.page_data)
+            self._unstored.update((r.request_id, r) for r in page)
         await self._read_cache(context)
         self.loaded_from_service = True
         self._show()
@@ -222,7 +228,7 @@ class RequestsScreen(FramedScreen):
         position = self.table.position_text()
         if position:
             text += f" · {position}"
-        if self.loaded_pages and self.loaded_pages < self.all_pages:
+        if self.more_to_read:
             key = self.host.binding_key("requests.more")
             text += " · " + _("{key} loads more").format(key=key)
         title.update(text)
