@@ -189,6 +189,9 @@ class ResponseType(StrEnum):
     ENTITY = "entity"
     WARRANT = "warrant"
     EXECUTION = "execution"
+    APPLICATION_INFO = "application_info"
+    APPLICATION_WARNING = "application_warning"
+    SUMMARY = "summary"
 
 
 class SearchType(StrEnum):

@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import (
     ApplicationErrorCode,
     Open,
@@ -111,6 +112,11 @@ class ResponseRecord(_TypedResponseData):
         Either signal is enough: ``cached`` on the record or ``tags.cached_response``.
         """
         return self.cached is True or (self.tags or {}).get("cached_response") is True
+
+    @property
+    def is_completion_notice(self) -> bool:
+        """D69: the service's notice that the request is complete (not a result)."""
+        return is_completion_notice(self.response_type, self.response_data)
 
     @property
     def lawsuit(self) -> Lawsuit | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from lawsuit_tui.domain.completion import COMPLETION_CODE, COMPLETION_MESSAGE, COMPLETION_TYPE
 from lawsuit_tui.domain.courts import court_for
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.errors import ServiceError
@@ -278,6 +279,12 @@ class RequestEngine:
         entry.record.update(status="completed", completed_at=iso(at), updated_at=iso(at))
         if entry.on_complete is not None:
             entry.on_complete(entry, at)
+        if self.state.faults.legacy_completion:
+            # D69: the Portuguese callbacks page's form, a response of its own (kept, so
+            # that GET /responses shows it too), instead of the request_completed event.
+            notice = {"code": COMPLETION_CODE, "message": COMPLETION_MESSAGE}
+            self._deliver(entry, Result(COMPLETION_TYPE, notice, False), at, counted=False)
+            return
         callback_id = self.state.ids.next("callback")
         envelope = self._envelope(
             entry, callback_id, "request_completed", "request", entry.request_id, dict(entry.record)
@@ -329,7 +336,9 @@ class RequestEngine:
             "payload": payload,
         }
 
-    def _deliver(self, entry: RequestEntry, result: Result, at: datetime) -> None:
+    def _deliver(
+        self, entry: RequestEntry, result: Result, at: datetime, *, counted: bool = True
+    ) -> None:
         state = self.state
         record = entry.record
         response = {
@@ -349,7 +358,8 @@ class RequestEngine:
             "tags": {"dashboard_id": None, "cached_response": result.cached},
         }
         state.add_response(entry.key, response)
-        record["responses_count"] = int(record["responses_count"]) + 1
+        if counted:
+            record["responses_count"] = int(record["responses_count"]) + 1
         record["updated_at"] = iso(at)
         if result.code:
             state.mark_retrieved(entry.key, result.code)

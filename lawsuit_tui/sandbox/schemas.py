@@ -167,6 +167,7 @@ class FaultsIn(_In):
     malformed_rate: Annotated[float, Field(ge=0, le=1)] | None = None
     truncated_rate: Annotated[float, Field(ge=0, le=1)] | None = None
     courts_down: list[str] | None = None
+    legacy_completion: bool | None = None  # D69
 
 
 class FailLoginIn(_In):

@@ -11,10 +11,12 @@ from typing import Any
 from lawsuit_tui.api.filters import RequestFilters, ResponseFilters
 from lawsuit_tui.domain.base import as_datetime
 from lawsuit_tui.domain.bodies import CreateRequestBody
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import RequestStatus, SearchType
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.services.cache import Cache
 from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.errors import NotFound
 from lawsuit_tui.services.results import (
@@ -57,6 +59,30 @@ def replacement_key(response: ResponseRecord) -> tuple[str, str, int | None] | N
 
 def _finished(status: object) -> bool:
     return status in _FINISHED
+
+
+def completed_by(record: RequestRecord, notice: dict[str, Any]) -> RequestRecord:
+    """``record`` completed by a completion notice (D69), at the notice's time."""
+    when = notice.get("created_at") or record.updated_at
+    return record.model_copy(
+        update={"status": RequestStatus.COMPLETED, "completed_at": when, "updated_at": when}
+    )
+
+
+async def complete_from_notices(cache: Cache, notices: Iterable[dict[str, Any]]) -> None:
+    """Mark completed, in the cache, the requests these completion notices name (D69); a
+    request the cache does not hold is kept as the notice names it."""
+    records: list[dict[str, Any]] = []
+    for notice in notices:
+        request_id = notice.get("request_id")
+        if not isinstance(request_id, str):
+            continue
+        raw = await asyncio.to_thread(cache.store.get_request, request_id)
+        cached = RequestRecord.model_validate(raw or {"request_id": request_id})
+        if not _finished(cached.status):
+            records.append(completed_by(cached, notice).to_json_dict())
+    if records:
+        await cache.upsert_requests(records)
 
 
 def _now() -> datetime:
@@ -169,9 +195,11 @@ class RequestService:
         last_status: object = None
         interval = policy.base
         filters = ResponseFilters(request_id=request_id)
+        # D69: the completion notice found among the responses (it is not one of them).
+        notice: dict[str, Any] | None = None
 
         async def read_new() -> tuple[list[ResponseArrived], object]:
-            nonlocal next_page
+            nonlocal next_page, notice
             fresh: list[dict[str, Any]] = []
             reported: object = None
             while True:
@@ -182,6 +210,9 @@ class RequestService:
                     if ident in seen:
                         continue
                     seen.add(ident)
+                    if is_completion_notice(item.get("response_type"), item.get("response_data")):
+                        notice = item
+                        continue
                     fresh.append(item)
                 full = (
                     page.page_count >= policy.page_size or len(page.page_data) >= policy.page_size
@@ -199,10 +230,14 @@ class RequestService:
 
         while True:
             arrived, reported = await read_new()
+            if notice is not None:
+                reported = RequestStatus.COMPLETED  # D69: every response is in
             changed = bool(arrived)
             record: RequestRecord | None = None
             if reported is None or reported != last_status:
                 record = await api.get_request(request_id)
+                if notice is not None and not _finished(record.status):
+                    record = completed_by(record, notice)
                 await self._d.cache.upsert_requests([record.to_json_dict()])
             for event in arrived:
                 yield event
@@ -350,14 +385,19 @@ class RequestService:
         )
 
     async def refresh_responses(self, request_id: str) -> list[ResponseRecord]:
-        """Every response of a request from the service (oldest first), kept in the cache."""
+        """Every response of a request from the service (oldest first), kept in the cache.
+        A completion notice among them completes the request instead (D69)."""
         found = [
             r
             async for r in self._d.api.iter_responses(
                 page_size=self.policy.page_size, filters=ResponseFilters(request_id=request_id)
             )
         ]
+        notices = [r.to_json_dict() for r in found if r.is_completion_notice]
+        found = [r for r in found if not r.is_completion_notice]
         await self._d.cache.upsert_responses(r.to_json_dict() for r in found)
+        if notices:
+            await complete_from_notices(self._d.cache, notices)
         return found
 
     async def cancel(self, request_id: str) -> CancelOutcome:

@@ -18,8 +18,10 @@ from typing import Any
 
 from lawsuit_tui.api.filters import RequestFilters
 from lawsuit_tui.domain.base import as_datetime
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.requests import complete_from_notices
 from lawsuit_tui.services.results import Progress, SyncReport
 
 __all__ = ["SYNC_META_KEY", "SyncService"]
@@ -120,11 +122,17 @@ class SyncService:
                 "page_size": self.page_size,
                 "next_page": rpage.page + 1 if full else rpage.page,
             }
+            # D69: a completion notice completes its request; it is not a response to keep.
+            results: list[dict[str, Any]] = []
+            notices: list[dict[str, Any]] = []
+            for item in rpage.page_data:
+                notice = is_completion_notice(item.get("response_type"), item.get("response_data"))
+                (notices if notice else results).append(item)
+            if notices:
+                await complete_from_notices(cache, notices)
             # The page and the resume point go in one durable batch: a kill can never keep
             # the point past responses that were not stored (nor cost a second fdatasync).
-            changes = await cache.upsert_responses(
-                rpage.page_data, meta={SYNC_META_KEY: dict(state)}
-            )
+            changes = await cache.upsert_responses(results, meta={SYNC_META_KEY: dict(state)})
             report.lawsuits_changed += len(changes)
             report.responses_read += len(rpage.page_data)
             emit(skipped + report.responses_read, rpage.all_count or None, _("reading responses"))
