@@ -267,6 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("serve from stored data refreshed within N days"),
     )
 
+    response = sub.add_parser("response", help=_("show one response by its id"))
+    response.add_argument("response_id", metavar=_("ID"), help=_("the response's id"))
+    response.add_argument("--json", action="store_true", help=_("print JSON"))
+
     sub.add_parser("sync", help=_("bring open requests and trackings up to date"))
 
     export = sub.add_parser("export", help=_("export cached data"))

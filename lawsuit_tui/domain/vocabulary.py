@@ -78,6 +78,9 @@ RESPONSE_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
     ResponseType.ENTITY: N_("registration data"),
     ResponseType.WARRANT: N_("arrest warrant"),
     ResponseType.EXECUTION: N_("penal execution"),
+    ResponseType.APPLICATION_INFO: N_("notice"),
+    ResponseType.APPLICATION_WARNING: N_("warning"),
+    ResponseType.SUMMARY: N_("AI summary"),
 }
 
 SEARCH_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {

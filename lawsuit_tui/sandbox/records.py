@@ -72,7 +72,12 @@ class StoredResponse:
     response_type: str
     cached: bool
     created_at: str
-    json: orjson.Fragment
+    raw: bytes
+
+    @property
+    def json(self) -> orjson.Fragment:
+        """The record, serialized once, ready to be put into a page as it is."""
+        return orjson.Fragment(self.raw)
 
     @classmethod
     def of(cls, response: dict[str, Any]) -> StoredResponse:
@@ -83,7 +88,7 @@ class StoredResponse:
             response_type=str(response["response_type"]),
             cached=bool(response["cached"]),
             created_at=str(response["created_at"]),
-            json=orjson.Fragment(orjson.dumps(response)),
+            raw=orjson.dumps(response),
         )
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "LookupIn",
     "LookupOut",
     "RequestDeletedOut",
+    "ResponseOut",
     "SearchIn",
     "TrackingIn",
     "TrackingPatchIn",
@@ -191,6 +192,12 @@ class RequestsPage(Page[RequestRecord]):
 
 
 class ResponsesPageOut(Page[ResponseRecord]):
+    request_status: str | None = None
+
+
+class ResponseOut(ResponseRecord):
+    """GET /responses/{response_id} (D90): the response, and its request's status."""
+
     request_status: str | None = None
 
 

@@ -336,6 +336,38 @@ class RequestService:
         await self._d.cache.upsert_requests([record.to_json_dict()])
         return record
 
+    async def response(self, response_id: str) -> ResponseRecord:
+        """One response by its id, from the service (D90), kept in the cache. A completion
+        notice (D69) completes its request instead of being kept."""
+        raw = await self._d.api.get_response_raw(response_id)
+        # The status of its request at the time of reading: not part of the response.
+        raw.pop("request_status", None)
+        response = ResponseRecord.model_validate(raw)
+        if response.is_completion_notice:
+            await complete_from_notices(self._d.cache, [raw])
+        else:
+            await self._d.cache.upsert_responses([raw])
+        return response
+
+    def cached_response(self, response_id: str) -> ResponseRecord | None:
+        """A response as the cache keeps it (None when it does not); a blocking call."""
+        raw = self._d.cache.store.get_response(response_id)
+        return ResponseRecord.model_validate(raw) if raw is not None else None
+
+    def cached_position(self, request_id: str, response_id: str) -> int | None:
+        """Where a response is among its request's cached responses (oldest first, from 0);
+        None when the cache does not hold it. A blocking call (store reads)."""
+        store = self._d.cache.store
+        offset, block = 0, 500
+        while True:
+            rows = store.responses_of(request_id, offset=offset, limit=block, oldest_first=True)
+            for number, row in enumerate(rows):
+                if row.get("response_id") == response_id:
+                    return offset + number
+            if len(rows) < block:
+                return None
+            offset += block
+
     def cached_responses(self, request_id: str) -> list[ResponseRecord]:
         """Responses of a request kept in the cache, in the order they were made."""
         rows: list[dict[str, Any]] = self._d.cache.store.responses_of(request_id)

@@ -1,15 +1,17 @@
 """``GET {requests_url}/responses`` (D20-D24, D48, D75, D76): oldest first, filters,
-``request_status``."""
+``request_status``; ``GET {requests_url}/responses/{response_id}`` (D74, D90)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+import orjson
 from fastapi import APIRouter, Depends, Query, Request
 
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import Requests, State
+from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
     DATE_PATTERN,
@@ -22,7 +24,7 @@ from lawsuit_tui.sandbox.pagination import (
 )
 from lawsuit_tui.sandbox.records import StoredResponse
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
-from lawsuit_tui.sandbox.schemas import ResponsesPageOut
+from lawsuit_tui.sandbox.schemas import ResponseOut, ResponsesPageOut
 
 __all__ = ["router"]
 
@@ -98,3 +100,24 @@ async def list_responses(
 
 def _set(values: list[str] | None) -> set[str] | None:
     return None if values is None else set(values)
+
+
+@router.get(
+    "/responses/{response_id}",
+    summary="Get a response by its id",
+    response_class=FastJSON,
+    responses=documented(ResponseOut, 404, 429),
+    dependencies=[Depends(rate_limited)],
+)
+async def get_response(
+    response_id: str, config: ResponsesKey, state: State, engine: Requests
+) -> FastJSON:
+    stored = state.response(config.key, response_id)
+    if stored is None:
+        raise ServiceError.not_found(
+            "RESPONSE_NOT_FOUND", f"response {response_id} not found", response_id=response_id
+        )
+    # D90: the page's example also names the status of the response's request.
+    request = state.requests.get(stored.request_id)
+    status = request.status if request is not None and request.key == config.key else None
+    return answer({**orjson.loads(stored.raw), "request_status": status})

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import orjson
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -95,7 +96,9 @@ class RequestsScreen(FramedScreen):
     HELP_TEXT = N_(
         "Requests ask the courts for fresh data; their responses arrive over seconds or "
         "minutes. The list shows the local cache at once and is then refreshed from the "
-        "service; followed requests update live. Enter opens a request's responses."
+        "service, newest first; followed requests update live. Enter opens a request's "
+        "responses; a response whose id you have (from a webhook log, a colleague) opens "
+        "from the command palette or its key below."
     )
     CSS_PATH = "requests.tcss"
 
@@ -104,6 +107,8 @@ class RequestsScreen(FramedScreen):
         Binding("r", "refresh", _("Refresh"), id="requests.refresh"),
         Binding("x", "cancel", _("Cancel/delete"), id="requests.cancel"),
         Binding("m", "more", _("More"), id="requests.more", show=False),
+        # Off the footer (full at 80 columns): in the help (F1) and the command palette.
+        Binding("i", "open_response", _("Response by id"), id="requests.open_response", show=False),
     ]
 
     def __init__(self) -> None:
@@ -307,6 +312,39 @@ class RequestsScreen(FramedScreen):
         if record is not None:
             confirm_cancel(self, record)
 
+    def action_open_response(self) -> None:
+        """Ask for a response's id (pasted from a webhook log, an e-mail...) and open it
+        among the responses of its request (D90)."""
+        from lawsuit_tui.ui.dialogs.text_prompt import TextPrompt
+
+        prompt = TextPrompt(
+            _("Open a response by its id"),
+            _(
+                "Paste the id of a response, as the service gave it. It is read from the "
+                "service and opens among the responses of its request."
+            ),
+            placeholder="00000000-0000-0000-0000-000000000000",
+            check=response_id_problem,
+        )
+
+        def given(response_id: str | None) -> None:
+            if response_id:
+                self._open_response(response_id)
+
+        self.app.push_screen(prompt, given)
+
+    @work(exclusive=True, group="requests.open_response", exit_on_error=False)
+    async def _open_response(self, response_id: str) -> None:
+        context = await self.services()
+        response = await context.requests.response(response_id)
+        if response.request_id:
+            self.host.open_request(response.request_id, response_id=response_id)
+            return
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        body = orjson.dumps(response.to_json_dict(), option=orjson.OPT_INDENT_2).decode()
+        self.app.push_screen(TextViewScreen(_("Response {id}").format(id=response_id[:8]), body))
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
             _("New request"),
@@ -320,6 +358,12 @@ class RequestsScreen(FramedScreen):
             self.action_refresh,
             binding_id="requests.refresh",
         )
+        yield PaletteCommand(
+            _("Open a response by its id"),
+            _("Paste the id the service gave"),
+            self.action_open_response,
+            binding_id="requests.open_response",
+        )
         if self.table.selected_item() is not None:
             yield PaletteCommand(
                 _("Cancel or delete request"),
@@ -327,6 +371,13 @@ class RequestsScreen(FramedScreen):
                 self.action_cancel,
                 binding_id="requests.cancel",
             )
+
+
+def response_id_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a response id (one word, as the service gives ids), or None."""
+    if any(c.isspace() for c in text) or len(text) > 200:
+        return _("A response id is one word, as the service gave it (a UUID).")
+    return None
 
 
 def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:

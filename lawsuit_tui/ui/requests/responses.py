@@ -131,9 +131,11 @@ class ResponsesScreen(FramedScreen):
         Binding("x", "cancel", _("Cancel/delete"), id="responses.cancel"),
     ]
 
-    def __init__(self, request_id: str) -> None:
+    def __init__(self, request_id: str, *, response_id: str | None = None) -> None:
         super().__init__()
         self.request_id = request_id
+        # A response opened by its id (D90): selected once the list is read.
+        self.wanted_response = response_id
         self.followed_request = request_id
         self.record: RequestRecord | None = None
         # Read from the cache a page at a time (validating only the page shown); the
@@ -180,6 +182,12 @@ class ResponsesScreen(FramedScreen):
         context = await self.services()
         await self._read_cache(context)
         self._show()
+        if self.wanted_response is not None:
+            index = await asyncio.to_thread(
+                context.requests.cached_position, self.request_id, self.wanted_response
+            )
+            if index is not None:
+                self.table.show_index(index)
         self._start(context)
 
     async def _read_cache(self, context: ServiceContext) -> None:
