@@ -254,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--with-attachments", action="store_true", help=_("also fetch attachments (CNJ only)")
     )
     request.add_argument(
+        "--ai-summary",
+        action="store_true",
+        help=_("also ask for the provider's AI summary of each lawsuit"),
+    )
+    request.add_argument(
         "--customer-key",
         default=None,
         metavar=_("K"),

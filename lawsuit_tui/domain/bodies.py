@@ -40,6 +40,7 @@ from lawsuit_tui.domain.enums import (
     RequestStatus,
     ResponseType,
     SearchType,
+    ServiceIa,
     TrackingStatus,
     enum_or_none,
 )
@@ -229,6 +230,7 @@ class CreateRequestBody(BodyModel):
     search: SearchBody
     callback_url: str | None = None
     with_attachments: bool | None = None
+    judit_ia: list[Open[ServiceIa]] | None = None  # D80: ["summary"] asks for the AI summary
 
     @field_validator("callback_url")
     @classmethod

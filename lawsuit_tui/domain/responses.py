@@ -32,6 +32,7 @@ from lawsuit_tui.domain.lawsuit import Lawsuit, LawsuitData
 from lawsuit_tui.domain.pagination import PageEnvelope
 
 __all__ = [
+    "AiSummary",
     "ApplicationError",
     "LawsuitData",
     "LookupResult",
@@ -54,7 +55,21 @@ class ApplicationError(ApiModel):
         return enum_or_none(ApplicationErrorCode, self.code)
 
 
-ResponseData = Lawsuit | ApplicationError | JsonObject
+class AiSummary(ApiModel):
+    """D80: a ``summary`` response's data, ``{data: [markdown], origin, origin_id}``: the
+    AI summary of the response ``origin_id`` (``origin: response``) or of a request."""
+
+    data: list[str] = Field(default_factory=list)
+    origin: str | None = None
+    origin_id: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The summary as one markdown text (the service may cut it in several parts)."""
+        return "\n\n".join(part.strip() for part in self.data if part.strip())
+
+
+ResponseData = Lawsuit | ApplicationError | AiSummary | JsonObject
 
 
 def typed_response_data(response_type: object, value: Any) -> Any:
@@ -66,6 +81,8 @@ def typed_response_data(response_type: object, value: Any) -> Any:
         model = Lawsuit
     elif response_type == ResponseType.APPLICATION_ERROR:
         model = ApplicationError
+    elif response_type == ResponseType.SUMMARY:
+        model = AiSummary
     if model is None:
         return value
     try:
@@ -126,6 +143,11 @@ class ResponseRecord(_TypedResponseData):
     def application_error(self) -> ApplicationError | None:
         data = self.response_data
         return data if isinstance(data, ApplicationError) else None
+
+    @property
+    def ai_summary(self) -> AiSummary | None:
+        data = self.response_data
+        return data if isinstance(data, AiSummary) else None
 
 
 class ResponsesPage(PageEnvelope):

@@ -33,6 +33,7 @@ from lawsuit_tui.sandbox.searches import (
     response_types_for,
 )
 from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.summaries import summary_of
 
 __all__ = ["CANCEL_AFTER", "COMPLETE_AFTER", "COURT_AFTER", "START_AFTER", "RequestEngine"]
 
@@ -144,6 +145,7 @@ class RequestEngine:
         params = search.search_params
         # D12: with_attachments means something only for lawsuit_cnj.
         with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
+        summary = "summary" in (body.judit_ia or [])
         on_demand = bool(search.on_demand)
         echo_params: dict[str, Any] = (
             params.model_dump(mode="json", exclude_none=True) if params is not None else {}
@@ -178,8 +180,8 @@ class RequestEngine:
             "tags": dict(body.tags or {}),
             "source_name": "sandbox",
             "plan_config_type": plan_type
-            or plan_config_type(search.search_type, with_attachments, on_demand, branches),
-            "service_ia": [],
+            or plan_config_type(search.search_type, with_attachments, on_demand, branches, summary),
+            "judit_ia": ["summary"] if summary else [],  # D80
             "cost": 0.0 if origin == "tracking" else cost_of(search.search_type, with_attachments),
             "callback_url": body.callback_url,
             "responses_count": 0,
@@ -261,8 +263,15 @@ class RequestEngine:
         results = await self.state.run_world(compute)
         if entry.status != "started":  # cancelled meanwhile (D16): no more responses
             return
+        summaries = "summary" in (entry.record.get("judit_ia") or [])
         for result in results:
-            self._deliver(entry, result, at)
+            response_id = self._deliver(entry, result, at)
+            if summaries and result.response_type == "lawsuit":
+                # D80: the AI summary comes as a response of its own, after the lawsuit's.
+                data = {"data": [summary_of(result.data)], "origin": "response"}
+                self._deliver(
+                    entry, Result("summary", {**data, "origin_id": response_id}, result.cached), at
+                )
 
     def _complete(self, entry: RequestEntry, at: datetime) -> None:
         if entry.status != "started":
@@ -338,7 +347,8 @@ class RequestEngine:
 
     def _deliver(
         self, entry: RequestEntry, result: Result, at: datetime, *, counted: bool = True
-    ) -> None:
+    ) -> str:
+        """Store a response of ``entry`` and send it to its webhook target; its id."""
         state = self.state
         record = entry.record
         response = {
@@ -389,6 +399,7 @@ class RequestEngine:
                 entry, callback_id, "response_created", "request", entry.request_id, payload
             )
         state.webhooks.send(self._target(entry), callback_id, envelope)
+        return str(response["response_id"])
 
     # ----------------------------------------------------------------- results
 

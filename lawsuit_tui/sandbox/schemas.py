@@ -114,6 +114,7 @@ class CreateRequestIn(_In):
     callback_url: Annotated[str, Field(max_length=2000)] | None = None
     with_attachments: bool | None = None
     tags: dict[str, Any] | None = None
+    judit_ia: list[Literal["summary"]] | None = None  # D80
 
 
 class LookupSearchIn(_In):

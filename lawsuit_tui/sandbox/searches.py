@@ -81,16 +81,22 @@ def application_error(code: str, details: str | None = None) -> dict[str, Any]:
 
 
 def plan_config_type(
-    search_type: str, with_attachments: bool, on_demand: bool, branches: bool
+    search_type: str,
+    with_attachments: bool,
+    on_demand: bool,
+    branches: bool,
+    summary: bool = False,
 ) -> str:
-    """D18."""
+    """D18; ``summary``: the AI summary was asked for (D80, the OAS ``*_with_summary``)."""
     if branches:
         return "complete_company_search_with_branches"
-    if search_type in LAWSUIT_SEARCHES:
-        return "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
     if search_type == "name":
         return "entity_person_name_search"
-    return "complete_document_search_on_demand" if on_demand else "complete_document_search"
+    if search_type in LAWSUIT_SEARCHES:
+        plan = "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
+    else:
+        plan = "complete_document_search_on_demand" if on_demand else "complete_document_search"
+    return f"{plan}_with_summary" if summary else plan
 
 
 def cost_of(search_type: str, with_attachments: bool) -> float:

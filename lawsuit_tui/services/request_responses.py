@@ -78,6 +78,8 @@ class ResponseRow:
     change: Change | None = None
     confirmed: bool = False
     """A provisional response the request ended without replacing: the stored copy is current."""
+    summarises: str | None = None
+    """An AI summary (D80): the CNJ number of the lawsuit response it summarises, when known."""
 
     @property
     def key(self) -> str:
@@ -223,6 +225,10 @@ class ResponseLedger:
     def _place(self, row: ResponseRow) -> None:
         if row.response.response_id:
             self._by_id[row.response.response_id] = row
+        summary = row.response.ai_summary
+        if summary is not None and summary.origin_id in self._by_id:
+            origin = self._by_id[summary.origin_id].response.lawsuit
+            row.summarises = origin.code if origin is not None else None
         subject = replacement_key(row.response)
         if subject is None:
             return

@@ -442,3 +442,34 @@ async def test_list_windows_take_dates_and_date_times(sb: Sandbox, samples: dict
     assert await count("2026-11-20T09:00:00-03:00", "2026-11-20T09:00:00-03:00") == 1
     assert await count("2026-11-21", "2026-12-31") == 0
     assert await count("2026-11-01", "2026-11-19") == 0
+
+
+async def test_judit_ia_brings_a_summary_after_each_lawsuit_response(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # D80: judit_ia ["summary"] echoed, plan *_with_summary, one summary per lawsuit response.
+    record = await sb.create(cnj(samples["moving_lawsuit"]), judit_ia=["summary"])
+    assert record["judit_ia"] == ["summary"]
+    assert record["plan_config_type"] == "complete_lawsuit_search_with_summary"
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    kinds_seen = [r["response_type"] for r in page["page_data"]]
+    assert kinds_seen == ["lawsuit", "summary", "lawsuit", "summary"]
+    lawsuits = [r for r in page["page_data"] if r["response_type"] == "lawsuit"]
+    summaries = [r for r in page["page_data"] if r["response_type"] == "summary"]
+    for lawsuit, summary in zip(lawsuits, summaries, strict=True):
+        data = summary["response_data"]
+        assert data["origin"] == "response" and data["origin_id"] == lawsuit["response_id"]
+        assert data["data"][0].startswith("## Resumo")
+        assert samples["moving_lawsuit"] in data["data"][0]
+        assert summary["cached"] == lawsuit["cached"]
+    got = (await sb.client.get(f"/requests/requests/{record['request_id']}")).json()
+    assert got["responses_count"] == 4
+
+
+async def test_without_judit_ia_no_summary(sb: Sandbox, samples: dict[str, Any]) -> None:
+    record = await sb.create(cnj(samples["moving_lawsuit"]))
+    assert record["judit_ia"] == [] and "service_ia" not in record
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    assert "summary" not in {r["response_type"] for r in page["page_data"]}

@@ -9,9 +9,12 @@ to the vault when a credential is the fix. The list is paged, so thousands stay 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Group
+from rich.markdown import Markdown
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,6 +24,8 @@ from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int, format_money
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.responses import AiSummary
+from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
     Change,
@@ -87,6 +92,9 @@ def news_text(change: Change | None) -> str:
 def kind_text(row: ResponseRow) -> Text:
     if row.response.application_error is not None:
         return Text("✕ " + _("error"), style="bold")
+    if row.response.ai_summary is not None:
+        # Short enough for the column; the detail says "AI summary of ...".
+        return Text("✎ " + _("summary"), style="italic")
     if row.provisional and row.replaced_by:
         return Text("↺ " + _("replaced"), style="dim strike")
     if row.provisional and row.confirmed:
@@ -100,8 +108,11 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     news = news_text(row.change)
     kind = str(row.response.response_type or "")
     subject = about(row.response)
-    if kind not in ("lawsuit", "application_error"):
-        subject = f"{kind}: {subject}" if subject else kind
+    if row.response.ai_summary is not None:
+        subject = row.summarises or ""  # D80: the lawsuit it summarises
+    elif kind not in ("lawsuit", "application_error"):
+        label = word(RESPONSE_TYPE_WORDS, kind)
+        subject = f"{label}: {subject}" if subject else label
     return (
         format_int(row.number),
         kind_text(row),
@@ -363,6 +374,11 @@ class ResponsesScreen(FramedScreen):
         data = row.response.response_data
         if isinstance(data, Lawsuit):
             self.host.open_lawsuit(data.code, data.instance)
+        elif isinstance(data, AiSummary):
+            from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+            title = _("AI summary of {code}").format(code=row.summarises or row.key[:8])
+            self.app.push_screen(TextViewScreen(title, plain_summary(data.text)))
         elif row.response.application_error is not None:
             explanation = explain_application_error(row.response.application_error.code)
             if explanation.needs_credential:
@@ -462,6 +478,13 @@ def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
             parts.append(Text(_("Service: {details}").format(details=details), style="dim"))
         return Text("\n").join(parts)
     data = response.response_data
+    if isinstance(data, AiSummary):
+        title = _("AI summary of {code}").format(code=row.summarises or _("a lawsuit"))
+        return Group(
+            Text(title, style="bold"),
+            Markdown(plain_summary(data.text)),
+            Text(_("Enter opens the whole summary."), style="dim"),
+        )
     if isinstance(data, Lawsuit):
         head = Text.assemble(
             (data.code, "bold"), f"  {lawsuit_court(data)}  ", (lawsuit_class(data), "italic")
@@ -492,3 +515,19 @@ def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
 
         return Text(json.dumps(data, ensure_ascii=False, indent=1)[:2000])
     return Text(str(data or ""))
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain_summary(markdown: str) -> str:
+    """The summary's markdown without the HTML the service mixes into it (``<strong
+    className=...>``, ``<ul><li>``): its words, as markdown a terminal can show."""
+    text = re.sub(r"<li>\s*", "- ", markdown)
+    text = _TAG.sub("", text)
+    lines = [line.strip() for line in text.splitlines()]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()
