@@ -453,6 +453,25 @@ class RequestEngine:
         )
         return Result("step", {"code": code, "instance": instance, "steps": steps}, cached, code)
 
+    def _wanted(self, entry: RequestEntry, lawsuit: dict[str, Any]) -> bool:
+        """Whether the request's filter keeps ``lawsuit`` (D11's filters)."""
+        params = entry.search.search_params
+        return matches(lawsuit, params.filter if params else None, entry.document)
+
+    def _court_failure(self, entry: RequestEntry, code: str, acronym: str, cnj: str) -> Result:
+        """D92: a court that could not be reached, named in the error: by its acronym in the
+        details and in ``tribunal_acronym``, and, for a lawsuit search, by the lawsuit."""
+        court = acronym or "the court"
+        if code == "CRAWLER_ERROR":
+            details = f"Collection from the court failed: {court} is down."
+        else:
+            details = f"{court} limited collection; it will be retried in the next cycle."
+        data = application_error(code, details)
+        data["tribunal_acronym"] = acronym or None
+        if entry.search.search_type in LAWSUIT_SEARCHES:
+            data["lawsuit_cnj"] = cnj
+        return Result("application_error", data, False)
+
     def _entity_result(self, entry: RequestEntry, cached: bool) -> Result:
         world = self.state.world
         document = entry.search.search_key
@@ -519,33 +538,37 @@ class RequestEngine:
                 return [self._entity_result(entry, cached=False)]
             return []
         results: list[Result] = []
-        down_reported: set[str] = set()
+        reported: set[str] = set()
         fetched: list[dict[str, Any]] = []
+        known = False  # the court holds some lawsuit for the key, filtered out or not
         for code, instance in hits:
+            # Issue 19.4: the filter first. A lawsuit the filter leaves out brings nothing,
+            # not even the error of its court (a search filtered to TJSP and TRF3 once
+            # answered TRT14 and TJAP were down).
+            everything = world.court_view(code, instance, at)
+            known = known or bool(everything)
+            views = [lw for lw in everything if self._wanted(entry, lw)]
+            if not views:
+                continue
             acronym = _tribunal_acronym(code) or ""
             if world.court_is_down(code) or acronym.upper() in state.faults.courts_down:
-                if acronym not in down_reported:
-                    down_reported.add(acronym)
-                    details = f"Collection from the court failed: {acronym or 'the court'} is down."
-                    results.append(
-                        Result(
-                            "application_error", application_error("CRAWLER_ERROR", details), False
-                        )
-                    )
+                if acronym not in reported:
+                    reported.add(acronym)
+                    results.append(self._court_failure(entry, "CRAWLER_ERROR", acronym, code))
                 continue
             if world.court_rate_limited(code):
-                if not document_search:
-                    results.append(
-                        Result("application_error", application_error("RATE_LIMIT_TRIBUNAL"), False)
-                    )
+                if not document_search and acronym not in reported:
+                    reported.add(acronym)
+                    failure = self._court_failure(entry, "RATE_LIMIT_TRIBUNAL", acronym, code)
+                    results.append(failure)
                 continue
             barred = self.access(entry, code, instance)
             if barred is not None:
                 if barred == "INVALID_CREDENTIAL" or not document_search:
                     results.append(Result("application_error", application_error(barred), False))
                 continue
-            fetched.extend(world.court_view(code, instance, at))
-        if not fetched and not results and not document_search:
+            fetched.extend(views)
+        if not known and not document_search:
             results.append(
                 Result("application_error", application_error("LAWSUIT_NOT_FOUND"), False)
             )

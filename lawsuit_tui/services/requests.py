@@ -17,6 +17,7 @@ from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.services.cache import Cache
+from lawsuit_tui.services.court_failures import CourtFailures
 from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.errors import NotFound
 from lawsuit_tui.services.results import (
@@ -197,6 +198,7 @@ class RequestService:
         filters = ResponseFilters(request_id=request_id)
         # D69: the completion notice found among the responses (it is not one of them).
         notice: dict[str, Any] | None = None
+        failures = CourtFailures()  # D92
 
         async def read_new() -> tuple[list[ResponseArrived], object]:
             nonlocal next_page, notice
@@ -226,7 +228,10 @@ class RequestService:
                         next_page += 1
                     break
                 next_page += 1
-            return await self._arrived(fresh, provisional_of), reported
+            arrived = await self._arrived(fresh, provisional_of)
+            for event in arrived:
+                failures.note(event.response)
+            return arrived, reported
 
         while True:
             arrived, reported = await read_new()
@@ -251,7 +256,7 @@ class RequestService:
                         for event in final:
                             yield event
                     if record.status == RequestStatus.COMPLETED:
-                        await self._confirm_copies(request_id, provisional_of)
+                        await self._confirm_copies(request_id, provisional_of, failures)
                     yield Completed(record)
                     return
                 yield StatusChanged(record)
@@ -259,13 +264,21 @@ class RequestService:
             await self._d.sleep(interval)
 
     async def _confirm_copies(
-        self, request_id: str, keys: Iterable[tuple[str, str, int | None]]
+        self,
+        request_id: str,
+        keys: Iterable[tuple[str, str, int | None]],
+        failures: CourtFailures,
     ) -> None:
         """The request ended with only the stored copy of a lawsuit (the court had nothing
         newer): that copy is confirmed, so the cache keeps it as definitive (source: the
-        request) and stops calling it provisional."""
+        request) and stops calling it provisional. A copy whose court the request could not
+        reach stays provisional (D92)."""
         cache = self._d.cache
-        wanted = [(code, instance) for kind, code, instance in keys if kind == "lawsuit"]
+        wanted = [
+            (code, instance)
+            for kind, code, instance in keys
+            if kind == "lawsuit" and not failures.failure_for_code(code)
+        ]
         if not wanted or not cache.writable:
             return
 
@@ -366,6 +379,22 @@ class RequestService:
                     return offset + number
             if len(rows) < block:
                 return None
+            offset += block
+
+    def cached_errors(self, request_id: str) -> list[ResponseRecord]:
+        """The application errors among a request's cached responses; a blocking call."""
+        store = self._d.cache.store
+        found: list[ResponseRecord] = []
+        offset, block = 0, 500
+        while True:
+            rows = store.responses_of(request_id, offset=offset, limit=block, oldest_first=True)
+            found.extend(
+                ResponseRecord.model_validate(row)
+                for row in rows
+                if row.get("response_type") == "application_error"
+            )
+            if len(rows) < block:
+                return found
             offset += block
 
     def cached_responses(self, request_id: str) -> list[ResponseRecord]:

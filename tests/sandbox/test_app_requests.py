@@ -473,3 +473,56 @@ async def test_without_judit_ia_no_summary(sb: Sandbox, samples: dict[str, Any])
     await sb.advance(3)
     page = await sb.responses(record["request_id"])
     assert "summary" not in {r["response_type"] for r in page["page_data"]}
+
+
+async def test_a_filtered_search_brings_nothing_from_courts_it_leaves_out(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # Issue 19.4: filtered to TJSP and TRF3, the errors of TRT14 and TJAP (down) came too.
+    flt = {"tribunals": {"keys": ["TJSP", "TRF3"], "not_equal": False}}
+    record = await sb.create(
+        {
+            "search_type": "cpf",
+            "search_key": samples["busy_person"],
+            "on_demand": True,
+            "search_params": {"filter": flt},
+        }
+    )
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    assert page["page_data"]
+    courts = {
+        r["response_data"].get("tribunal_acronym")
+        for r in page["page_data"]
+        if r["response_type"] == "lawsuit"
+    }
+    assert courts and courts <= {"TJSP", "TRF3"}
+    assert error_codes(page) == []
+
+
+async def test_a_court_that_is_down_is_named_in_its_error(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # D92: one error per court that could not be reached, naming it.
+    record = await sb.create(
+        {"search_type": "cpf", "search_key": samples["busy_person"], "on_demand": True}
+    )
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    failures = [
+        r["response_data"]
+        for r in page["page_data"]
+        if r["response_type"] == "application_error"
+        and r["response_data"]["code"] == "CRAWLER_ERROR"
+    ]
+    assert sorted(f["tribunal_acronym"] for f in failures) == ["TJAP", "TRT14"]
+    assert all(f["tribunal_acronym"] in f["details"] for f in failures)
+    lawsuit = await sb.create(cnj(samples["court_down_lawsuit"]))
+    await sb.advance(3)
+    [failure] = [
+        r["response_data"]
+        for r in (await sb.responses(lawsuit["request_id"]))["page_data"]
+        if r["response_type"] == "application_error"
+    ]
+    assert failure["lawsuit_cnj"] == samples["court_down_lawsuit"]
+    assert failure["tribunal_acronym"] == "TJAP"

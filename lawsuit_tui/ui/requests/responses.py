@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.court_failures import CourtFailure
     from lawsuit_tui.ui.messages import CacheChanged, RequestFollowEvent
 
 
@@ -209,6 +210,9 @@ class ResponsesScreen(FramedScreen):
         if record is not None:
             self.record = record
         self.ledger.restart(last)
+        # D92: the courts the request could not reach, whatever page their errors are on.
+        errors = await asyncio.to_thread(context.requests.cached_errors, self.request_id)
+        self.ledger.note_failures(errors)
         self.rows = LazyItems(total, self._fetch_rows, block=self.table.page_size)
         await self.rows.load(0, self.table.page_size)
 
@@ -225,7 +229,7 @@ class ResponsesScreen(FramedScreen):
         """Once the request is over, a provisional copy nobody replaced is the current one."""
         if self.record is None or str(self.record.status) != "completed":
             return
-        for row in confirm_unreplaced(self.rows.loaded()):
+        for row in confirm_unreplaced(self.rows.loaded(), self.ledger.failures):
             self.table.update_item(row)
 
     def _start(self, context: ServiceContext) -> None:
@@ -457,6 +461,19 @@ class ResponsesScreen(FramedScreen):
         )
 
 
+def unreachable_text(failure: CourtFailure) -> str:
+    """Why a stored copy stays provisional: its court was not reached (D92)."""
+    court = failure.court or _("The court")
+    if failure.code == "RATE_LIMIT_TRIBUNAL":
+        text = _(
+            "{court} limited collection and will be asked again in its next cycle: this "
+            "stored copy may be out of date."
+        )
+    else:
+        text = _("{court} could not be reached: this stored copy may be out of date.")
+    return text.format(court=court)
+
+
 def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
     response = row.response
     error = response.application_error
@@ -492,6 +509,9 @@ def detail_renderable(row: ResponseRow, vault_key: str) -> Any:
         lines = [head, Text(lawsuit_parties(data))]
         if not row.provisional:
             lines.append(Text(_("Definitive: the court's own answer."), style="bold"))
+        elif row.unreachable:
+            # D92: never "current" when the court was not reached.
+            lines.append(Text(unreachable_text(row.unreachable), style="bold"))
         elif row.confirmed:
             lines.append(Text(_("The court had nothing newer: this stored copy is current.")))
         elif row.replaced_by:
