@@ -126,9 +126,13 @@ class ResponseRecord(_TypedResponseData):
     def is_cached(self) -> bool:
         """True for a provisional response served from the service's stored data.
 
-        Either signal is enough: ``cached`` on the record or ``tags.cached_response``.
+        Any signal is enough (D85): ``cached`` or ``cached_response`` on the record, or
+        ``tags.cached_response``.
         """
-        return self.cached is True or (self.tags or {}).get("cached_response") is True
+        top = self.extra_fields.get("cached_response")
+        return (
+            self.cached is True or top is True or (self.tags or {}).get("cached_response") is True
+        )
 
     @property
     def is_completion_notice(self) -> bool:

@@ -166,7 +166,9 @@ class RequestEngine:
             "request_id": request_id,
             "search": echo_search,
             "origin": origin,
-            "origin_id": origin_id,
+            # D93: the OAS requires a string; a request of its own is its own origin (the
+            # callbacks page's example), a branch names its original, a run its tracking.
+            "origin_id": origin_id or request_id,
             "company_id": state.company_id(config.key),
             "user_id": state.user_id(config.key),
             "status": "pending",
