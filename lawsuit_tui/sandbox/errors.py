@@ -21,7 +21,8 @@ one route only) never leak.
 Example, a route refusing an unknown id and a bad field::
 
     raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {rid} not found", request_id=rid)
-    raise ServiceError.invalid("search.search_key", "cpf", "not a valid CPF")
+    raise ServiceError.invalid("search.search_type", "enum", "not a search type")
+    raise ServiceError.unusable("search.search_key", "not a valid CPF")
 """
 
 from __future__ import annotations
@@ -193,6 +194,12 @@ class ServiceError(Exception):
     @classmethod
     def invalid(cls, field: str, rule: str, message: str) -> ServiceError:
         return cls.bad_request([{"field": field, "rule": rule, "message": message}])
+
+    @classmethod
+    def unusable(cls, field: str, message: str) -> ServiceError:
+        """D94: a value the documented schema allows but the service cannot use (a CPF with
+        wrong check digits, an unknown court system): 422, ``data`` naming the field."""
+        return cls(422, f"{field}: {message}", name="HttpUnprocessableEntityError")
 
     @classmethod
     def not_found(cls, name: str, message: str, **ids: str) -> ServiceError:

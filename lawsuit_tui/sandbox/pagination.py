@@ -48,6 +48,7 @@ __all__ = [
     "MAX_PAGE_SIZE",
     "PageParams",
     "date_query",
+    "order_pattern",
     "page_params",
     "paginate",
     "query_instant",
@@ -122,7 +123,9 @@ def page_params(
 
 def date_query(description: str) -> Any:
     """A ``Query`` documenting a date filter as D63 reads it (see :func:`query_instant`)."""
-    return Query(None, pattern=DATE_PATTERN, max_length=40, description=description)
+    return Query(
+        None, json_schema_extra={"pattern": DATE_PATTERN}, max_length=40, description=description
+    )
 
 
 def query_instant(value: str | None, field: str, *, end_of_day: bool = False) -> datetime | None:
@@ -131,7 +134,8 @@ def query_instant(value: str | None, field: str, *, end_of_day: bool = False) ->
     ``field`` for anything else."""
     if value is None:
         return None
-    match = _DATE_RE.match(value.strip())
+    # Read as JSON Schema validators read the documented pattern (Python's ``search``).
+    match = _DATE_RE.search(value)
     if match is None:
         raise ServiceError.invalid(field, "date_time", "must be a date-time or YYYY-MM-DD")
     try:
@@ -193,6 +197,13 @@ def query_values(request: Request, name: str) -> list[str] | None:
 
 
 _DIRECTIONS = ("asc", "desc")
+_DIRECTION = "([aA][sS][cC]|[dD][eE][sS][cC])"
+
+
+def order_pattern(fields: Collection[str]) -> str:
+    """D76, D89: the ``order`` values documented for a route ordering by ``fields``."""
+    names = "|".join(sorted(fields))
+    return rf'^({_DIRECTION}|\{{ *"({names})" *: *"{_DIRECTION}" *\}})$'
 
 
 def query_order(
@@ -211,6 +222,10 @@ def query_order(
             found = (key[6:-1], value)
     order = params.get("order")
     if order is not None:
+        if re.search(order_pattern(fields), order) is None:
+            raise ServiceError.invalid(
+                "order", "pattern", 'must be asc, desc or {"<field>": "asc|desc"}'
+            )
         text = order.strip()
         if text.startswith("{"):
             try:

@@ -54,20 +54,22 @@ def response_types_for(search_type: str) -> tuple[str, ...]:
 
 
 def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
-    """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
+    """D3: the normalized key, or 422 naming the field when it is not a key of that type."""
+    # D94: the documented schema takes any string here; a string that is no key of its type
+    # is refused as unprocessable (errors.mdx: "a mathematically invalid CNJ" is a 422).
     text = key.strip()
     if search_type == "name":
         if len(text) < 3:
-            raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
+            raise ServiceError.unusable(field, "a name needs at least 3 letters")
         return " ".join(text.split())
     try:
         parsed = parse_search_key(text)
     except InvalidSearchKey as exc:
-        raise ServiceError.invalid(field, exc.reason, exc.english) from None
+        raise ServiceError.unusable(field, exc.english) from None
     wanted = "lawsuit_cnj" if search_type == "lawsuit_id" else search_type
     if parsed.search_type != wanted:
-        raise ServiceError.invalid(
-            field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
+        raise ServiceError.unusable(
+            field, f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
         )
     if search_type == "lawsuit_id" and not text.isdigit():
         # D10: lawsuit_id takes the 20 digits without punctuation; accept the formatted form.

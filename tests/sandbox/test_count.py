@@ -80,7 +80,10 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 async def errors_of(client: httpx.AsyncClient, body: Any) -> list[str]:
     answer = await client.post(URL, json=body)
-    assert answer.status_code == 400, answer.text
+    # D94: amount_min above amount_max alone is the one rule its schema cannot say: 422.
+    alone = answer.json().get("errors", [""])
+    reversed_alone = len(alone) == 1 and "must not be greater than amount_max" in alone[0]
+    assert answer.status_code == (422 if reversed_alone else 400), answer.text
     data = answer.json()
     assert set(data) == {"errors"}
     errors: list[str] = data["errors"]

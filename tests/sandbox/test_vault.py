@@ -527,14 +527,15 @@ async def test_route_state_table_through_the_test_hook_state(client: httpx.Async
 
 async def test_route_unknown_system_is_400_naming_every_field(client: httpx.AsyncClient) -> None:
     answer = await register(client, wrapped("TJSP"), cred(EPROC, password=""), cred("x"))
-    assert answer.status_code == 400
+    assert answer.status_code == 422  # D94: unknown systems, a missing password: not schema rules
     body = answer.json()
-    assert body["error"]["message"] == "BAD_REQUEST"
-    assert body["error"]["name"] == "HttpBadRequestError"
-    assert error_fields(body) == [
-        "credentials[0].credential.system_name",
-        "credentials[1].password",
-        "credentials[2].system_name",
+    assert body["error"]["message"] == "UNPROCESSABLE_ENTITY"
+    assert body["error"]["data"].split("; ") == [
+        "credentials[0].credential.system_name: unknown system_name 'TJSP': copy the exact "
+        "name from GET /credentials",
+        "credentials[1].password: password is required (or certificate_pfx for an A1 certificate)",
+        "credentials[2].system_name: unknown system_name 'x': copy the exact name from "
+        "GET /credentials",
     ]
     assert (await listing(client))[4] == [EPROC, "*", "not exists"]
 
@@ -599,8 +600,8 @@ async def test_route_delete(client: httpx.AsyncClient) -> None:
 
 async def test_route_delete_bad_input_is_400(client: httpx.AsyncClient) -> None:
     unknown = await client.request("DELETE", "/vault/credentials", json={"system_name": "nope"})
-    assert unknown.status_code == 400
-    assert error_fields(unknown.json()) == ["system_name"]
+    assert unknown.status_code == 404  # D83: nothing held under a system the vault does not know
+    assert error_name(unknown.json()) == "CREDENTIAL_NOT_FOUND"
     no_body = await client.delete("/vault/credentials")
     assert no_body.status_code == 400
     assert no_body.json()["error"]["data"] == ["system_name: system_name is required"]

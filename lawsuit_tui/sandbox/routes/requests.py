@@ -16,6 +16,7 @@ from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
     DATE_PATTERN,
     PageParams,
+    order_pattern,
     page_params,
     paginate,
     query_instant,
@@ -71,12 +72,17 @@ async def list_requests(
     state: State,
     paging: Annotated[PageParams, Depends(page_params(5, max_size=100, default_size=10))],
     created_at_gte: Annotated[
-        str, Query(pattern=DATE_PATTERN, max_length=40, description="date-time or YYYY-MM-DD")
+        str,
+        Query(
+            json_schema_extra={"pattern": DATE_PATTERN},
+            max_length=40,
+            description="date-time or YYYY-MM-DD",
+        ),
     ],
     created_at_lte: Annotated[
         str,
         Query(
-            pattern=DATE_PATTERN,
+            json_schema_extra={"pattern": DATE_PATTERN},
             max_length=40,
             description="date-time, or YYYY-MM-DD for the end of that day (UTC)",
         ),
@@ -93,6 +99,7 @@ async def list_requests(
         str | None,
         Query(
             max_length=200,
+            json_schema_extra={"pattern": order_pattern(_ORDER_FIELDS)},
             description='{"created_at":"desc"}, asc|desc (with order_by), or order[field]=dir',
         ),
     ] = None,

@@ -16,6 +16,7 @@ from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
     DATE_PATTERN,
     PageParams,
+    order_pattern,
     page_params,
     paginate,
     query_instant,
@@ -34,7 +35,12 @@ ResponsesKey = Annotated[KeyConfig, Depends(require_key("requests"))]
 # D76: every filter may come as repeated keys, a JSON array string or one value.
 ValuesQuery = Annotated[list[str] | None, Query(description="one or more values (D76)")]
 DateQuery = Annotated[
-    str | None, Query(pattern=DATE_PATTERN, max_length=40, description="date-time or YYYY-MM-DD")
+    str | None,
+    Query(
+        json_schema_extra={"pattern": DATE_PATTERN},
+        max_length=40,
+        description="date-time or YYYY-MM-DD",
+    ),
 ]
 
 
@@ -60,7 +66,11 @@ async def list_responses(
     created_at_lte: DateQuery = None,
     order: Annotated[
         str | None,
-        Query(max_length=200, description='{"created_at":"asc"}, asc|desc, or order[field]=dir'),
+        Query(
+            max_length=200,
+            json_schema_extra={"pattern": order_pattern(("created_at",))},
+            description='{"created_at":"asc"}, asc|desc, or order[field]=dir',
+        ),
     ] = None,
 ) -> FastJSON:
     requests = query_values(request, "request_id")

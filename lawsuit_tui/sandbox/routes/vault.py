@@ -19,7 +19,11 @@ from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import COMMON_ERRORS, error_responses
-from lawsuit_tui.sandbox.vault import CredentialNotFoundError, VaultValidationError
+from lawsuit_tui.sandbox.vault import (
+    CredentialNotFoundError,
+    ValidationProblem,
+    VaultValidationError,
+)
 
 __all__ = ["router"]
 
@@ -142,8 +146,25 @@ async def _read_json(request: Request) -> Any:
         raise ServiceError.invalid("body", "json_invalid", str(exc)) from None
 
 
+# D94: a body the documented schema refuses is a 400; one it allows that breaks the vault's
+# own rules (a system it does not know, the fields a kind of credential needs, a certificate
+# that is no Base64) is unprocessable, 422.
+_SCHEMA_REQUIRED = ("system_name", "credentials", "body")
+_SCHEMA_RULES = ("type", "json_invalid", "min_items", "max_items", "max_length")
+
+
+def _semantic(problem: ValidationProblem) -> bool:
+    last = problem.field.rsplit(".", 1)[-1]
+    if problem.rule == "required":
+        return last not in _SCHEMA_REQUIRED
+    return problem.rule not in _SCHEMA_RULES
+
+
 def _bad_request(exc: VaultValidationError) -> ServiceError:
-    return ServiceError.bad_request([problem.as_dict() for problem in exc.problems])
+    items = [problem.as_dict() for problem in exc.problems]
+    if exc.problems and all(_semantic(problem) for problem in exc.problems):
+        return ServiceError(422, items, name="HttpUnprocessableEntityError")
+    return ServiceError.bad_request(items)
 
 
 # -- routes ----------------------------------------------------------------------------------
@@ -207,7 +228,7 @@ async def list_credentials(
     ),
     response_model=list[CredentialChange],
     responses={**_ERRORS, **error_responses(404)},
-    openapi_extra=_json_body(_DELETION_SCHEMA, required=False),
+    openapi_extra=_json_body(_DELETION_SCHEMA),
 )
 async def delete_credential(request: Request, key: VaultKey, state: State) -> list[dict[str, str]]:
     if (await request.body()).strip():
@@ -220,6 +241,14 @@ async def delete_credential(request: Request, key: VaultKey, state: State) -> li
     try:
         entries = state.vault.delete(body.get("system_name"), body.get("customer_key"))
     except VaultValidationError as exc:
+        if all(problem.rule == "known_system" for problem in exc.problems):
+            # D83: deleting what the vault does not hold is a 404, a system it does not
+            # know included.
+            raise ServiceError.not_found(
+                "CREDENTIAL_NOT_FOUND",
+                exc.problems[0].message,
+                system_name=str(body.get("system_name")),
+            ) from None
         raise _bad_request(exc) from None
     except CredentialNotFoundError as exc:
         raise ServiceError.not_found("CREDENTIAL_NOT_FOUND", str(exc)) from None
