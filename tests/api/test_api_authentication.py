@@ -27,3 +27,12 @@ async def test_every_call_sends_the_api_key_and_nothing_else() -> None:
         assert headers["api-key"] == "test-key-123"
         assert "authorization" not in headers
     assert [name for name, route in ROUTES.items() if route.bearer] == ["lookup_bearer"]
+
+
+async def test_a_201_is_a_success_on_any_route() -> None:
+    # D82: creations answer 201; the client takes 200 or 201 wherever it comes.
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(201, json={"request_id": "r", "status": "pending"})
+
+    async with make_client(VirtualClock(), httpx.MockTransport(handler)) as api:
+        assert (await api.get_request("r")).status == "pending"
