@@ -121,10 +121,13 @@ def page_params(
     return dependency
 
 
-def date_query(description: str) -> Any:
-    """A ``Query`` documenting a date filter as D63 reads it (see :func:`query_instant`)."""
+def date_query(description: str = "date-time or YYYY-MM-DD") -> Any:
+    """The ``Query`` of a date filter, for ``Annotated[str, date_query()]`` (required) or
+    ``Annotated[str | None, date_query()] = None``: documented by :data:`DATE_PATTERN`,
+    read by :func:`query_instant` (the pattern is not checked by pydantic, whose regex
+    engine reads it otherwise than JSON Schema validators do)."""
     return Query(
-        None, json_schema_extra={"pattern": DATE_PATTERN}, max_length=40, description=description
+        json_schema_extra={"pattern": DATE_PATTERN}, max_length=40, description=description
     )
 
 

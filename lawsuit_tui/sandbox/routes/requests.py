@@ -14,8 +14,8 @@ from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import Requests, State
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
-    DATE_PATTERN,
     PageParams,
+    date_query,
     order_pattern,
     page_params,
     paginate,
@@ -71,21 +71,9 @@ async def list_requests(
     config: RequestsKey,
     state: State,
     paging: Annotated[PageParams, Depends(page_params(5, max_size=100, default_size=10))],
-    created_at_gte: Annotated[
-        str,
-        Query(
-            json_schema_extra={"pattern": DATE_PATTERN},
-            max_length=40,
-            description="date-time or YYYY-MM-DD",
-        ),
-    ],
+    created_at_gte: Annotated[str, date_query()],
     created_at_lte: Annotated[
-        str,
-        Query(
-            json_schema_extra={"pattern": DATE_PATTERN},
-            max_length=40,
-            description="date-time, or YYYY-MM-DD for the end of that day (UTC)",
-        ),
+        str, date_query("date-time, or YYYY-MM-DD for the end of that day (UTC)")
     ],
     request_id: ValuesQuery = None,
     status: ValuesQuery = None,

@@ -14,8 +14,8 @@ from lawsuit_tui.sandbox.dependencies import Requests, State
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
-    DATE_PATTERN,
     PageParams,
+    date_query,
     order_pattern,
     page_params,
     paginate,
@@ -34,14 +34,7 @@ router = APIRouter(prefix="/requests", tags=["responses"])
 ResponsesKey = Annotated[KeyConfig, Depends(require_key("requests"))]
 # D76: every filter may come as repeated keys, a JSON array string or one value.
 ValuesQuery = Annotated[list[str] | None, Query(description="one or more values (D76)")]
-DateQuery = Annotated[
-    str | None,
-    Query(
-        json_schema_extra={"pattern": DATE_PATTERN},
-        max_length=40,
-        description="date-time or YYYY-MM-DD",
-    ),
-]
+DateQuery = Annotated[str | None, date_query()]
 
 
 @router.get(

@@ -13,24 +13,25 @@ from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
 from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.responses import ResponsesScreen, detail_renderable, plain_summary
-from tests.support.ui_harness import SIZES, Harness, ready, samples, settle, snap, wait_for
+from tests.support.ui_harness import (
+    SIZES,
+    Harness,
+    open_new_request,
+    ready,
+    samples,
+    settle,
+    snap,
+    wait_for,
+)
 
 
 async def summarised(pilot: Any, harness: Harness) -> ResponsesScreen:
-    context = await pilot.app.context()
-    [record] = await context.requests.create(
-        CreateRequestBody(
-            search=SearchBody(search_type="lawsuit_cnj", search_key=samples()["moving_lawsuit"]),
-            judit_ia=["summary"],
-        )
+    body = CreateRequestBody(
+        search=SearchBody(search_type="lawsuit_cnj", search_key=samples()["moving_lawsuit"]),
+        judit_ia=["summary"],
     )
-    await harness.advance(30 * 86_400.0)
-    pilot.app.open_request(record.request_id)
-    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, ResponsesScreen)
-    await wait_for(lambda: screen.completed and len(screen.rows) >= 4, pilot.pause)
-    await settle(pilot)
+    screen = await open_new_request(pilot, harness, body, advance=30 * 86_400.0)
+    await wait_for(lambda: len(screen.rows) >= 4, pilot.pause)
     screen.table.move_cursor(row=len(screen.rows) - 1)  # the court's lawsuit's summary
     await settle(pilot)
     return screen

@@ -8,23 +8,13 @@ from typing import Any
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.responses import ResponsesScreen, detail_renderable
-from tests.support.ui_harness import Harness, ready, samples, settle, snap, wait_for
+from tests.support.ui_harness import Harness, open_new_request, ready, samples, snap
 
 
 async def court_down(pilot: Any, harness: Harness) -> ResponsesScreen:
-    context = await pilot.app.context()
-    [record] = await context.requests.create(
-        CreateRequestBody(
-            search=SearchBody(search_type="lawsuit_cnj", search_key=samples()["court_down_lawsuit"])
-        )
-    )
-    pilot.app.open_request(record.request_id)
-    await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, ResponsesScreen)
-    await wait_for(lambda: screen.completed, pilot.pause)
-    await settle(pilot)
-    return screen
+    code = samples()["court_down_lawsuit"]
+    body = CreateRequestBody(search=SearchBody(search_type="lawsuit_cnj", search_key=code))
+    return await open_new_request(pilot, harness, body)
 
 
 async def test_the_copy_of_a_court_that_is_down_is_not_current() -> None:
