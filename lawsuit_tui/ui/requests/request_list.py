@@ -335,8 +335,21 @@ class RequestsScreen(FramedScreen):
 
     @work(exclusive=True, group="requests.open_response", exit_on_error=False)
     async def _open_response(self, response_id: str) -> None:
+        from lawsuit_tui.services.errors import NotFound
+
         context = await self.services()
-        response = await context.requests.response(response_id)
+        try:
+            response = await context.requests.response(response_id)
+        except NotFound as error:
+            self.notify(
+                _(
+                    "The service has no response {id} ({code}): check the id; a response "
+                    "opens only with the API key that made its request."
+                ).format(id=response_id, code=error.code or error.status),
+                severity="warning",
+                timeout=10,
+            )
+            return
         if response.request_id:
             self.host.open_request(response.request_id, response_id=response_id)
             return
