@@ -386,6 +386,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("also fetch attachments (CNJ searches) or the warrant's PDF"),
     )
     request.add_argument(
+        "--ai-summary",
+        action="store_true",
+        help=_("also ask for the provider's AI summary of each lawsuit"),
+    )
+    request.add_argument(
         "--customer-key",
         default=None,
         metavar=_("K"),
@@ -398,6 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=_("N"),
         help=_("serve from stored data refreshed within N days"),
     )
+
+    response = sub.add_parser("response", help=_("show one response by its id"))
+    response.add_argument("response_id", metavar=_("ID"), help=_("the response's id"))
+    response.add_argument("--json", action="store_true", help=_("print JSON"))
 
     sub.add_parser("sync", help=_("bring open requests and trackings up to date"))
 

@@ -127,9 +127,10 @@ class _Section(BaseModel):
 class Urls(_Section):
     """Base addresses of the live service (used only when an API key is set)."""
 
-    requests_url: str = "https://requests.prod.judit.io"
+    # D60: each OAS file's own ``servers`` entry (the pages also use *.prod.judit.io).
+    requests_url: str = "https://requests.production.judit.io"
     lawsuits_url: str = "https://lawsuits.production.judit.io"
-    tracking_url: str = "https://tracking.prod.judit.io"
+    tracking_url: str = "https://tracking.production.judit.io"
     vault_url: str = "https://crawler.prod.judit.io"
     miner_url: str = "https://miner.production.judit.io"
 

@@ -18,10 +18,11 @@ from lawsuit_tui.config import (
     save_preferences,
 )
 
+# D60: each OAS file's servers entry.
 PRODUCTION_HOSTS = {
-    "requests_url": "https://requests.prod.judit.io",
+    "requests_url": "https://requests.production.judit.io",
     "lawsuits_url": "https://lawsuits.production.judit.io",
-    "tracking_url": "https://tracking.prod.judit.io",
+    "tracking_url": "https://tracking.production.judit.io",
     "vault_url": "https://crawler.prod.judit.io",
     "miner_url": "https://miner.production.judit.io",
 }

@@ -23,7 +23,8 @@ def iso_z(value: datetime) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    stamp = value.strftime("-%m-%dT%H:%M:%S.")  # %Y does not pad years below 1000 everywhere
+    return f"{value.year:04d}{stamp}{value.microsecond // 1000:03d}Z"
 
 
 def _not_before(value: object, bound: datetime | None) -> bool:
@@ -44,7 +45,7 @@ def _bool(value: bool) -> str:
 
 @dataclass(frozen=True)
 class RequestFilters:
-    """``GET /requests`` filters."""
+    """``GET /requests`` filters; ``created_at_gte`` is where the window walked starts."""
 
     status: str | None = None
     search_type: str | None = None
@@ -60,8 +61,7 @@ class RequestFilters:
             value = getattr(self, name)
             if value is not None:
                 query[name] = str(value)
-        if self.created_at_gte is not None:
-            query["created_at_gte"] = iso_z(self.created_at_gte)
+        # created_at_gte is the lower bound of the window the call names (D63).
         if self.include_deleted is not None:
             query["include_deleted"] = _bool(self.include_deleted)
         return query

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -10,8 +11,9 @@ from pydantic import Field
 
 from lawsuit_tui.domain.base import ApiModel
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.requests import RequestRecord
 
-__all__ = ["AttachmentFile", "LookupAnswer", "RawPage"]
+__all__ = ["AttachmentFile", "CancelAnswer", "LookupAnswer", "RawPage"]
 
 
 class LookupAnswer(ApiModel):
@@ -29,6 +31,17 @@ class AttachmentFile:
     content: bytes
     media_type: str | None
     filename: str | None
+
+
+@dataclass(frozen=True)
+class CancelAnswer:
+    """What DELETE /requests/{id} answered (D62): whether the service took it, when, and the
+    request record when the service answered with it (older services) rather than
+    ``{success, time}``."""
+
+    success: bool
+    time: datetime | str | None = None
+    record: RequestRecord | None = None
 
 
 @dataclass

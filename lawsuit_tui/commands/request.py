@@ -83,7 +83,9 @@ def build_body(args: argparse.Namespace, settings: Settings) -> CreateRequestBod
         search_params=params,
     )
     return CreateRequestBody(
-        search=search, with_attachments=True if args.with_attachments else None
+        search=search,
+        with_attachments=True if args.with_attachments else None,
+        judit_ia=["summary"] if getattr(args, "ai_summary", False) else None,  # D80
     )
 
 

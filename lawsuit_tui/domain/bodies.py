@@ -43,6 +43,7 @@ from lawsuit_tui.domain.enums import (
     RequestStatus,
     ResponseType,
     SearchType,
+    ServiceIa,
     TrackingStatus,
     enum_or_none,
 )
@@ -292,6 +293,7 @@ class CreateRequestBody(BodyModel):
     search: SearchBody
     callback_url: str | None = None
     with_attachments: bool | None = None
+    judit_ia: list[Open[ServiceIa]] | None = None  # D80: ["summary"] asks for the AI summary
 
     @field_validator("callback_url")
     @classmethod
@@ -313,6 +315,7 @@ class PageParams(BodyModel):
     """
 
     min_page_size: ClassVar[int] = 1
+    max_page_size: ClassVar[int] = MAX_PAGE_SIZE
 
     page: int = 1
     page_size: int = DEFAULT_PAGE_SIZE
@@ -327,10 +330,10 @@ class PageParams(BodyModel):
     @field_validator("page_size")
     @classmethod
     def _page_size_bounds(cls, value: int) -> int:
-        if not cls.min_page_size <= value <= MAX_PAGE_SIZE:
+        if not cls.min_page_size <= value <= cls.max_page_size:
             raise _invalid(
                 _("page_size must be between {low} and {high}, not {value}").format(
-                    low=cls.min_page_size, high=MAX_PAGE_SIZE, value=value
+                    low=cls.min_page_size, high=cls.max_page_size, value=value
                 )
             )
         return value
@@ -344,7 +347,10 @@ class PageParams(BodyModel):
 
 
 class RequestsPageParams(PageParams):
-    """GET /requests (page_size 1..1000) and its filters (D23)."""
+    """GET /requests (page_size 5..100, requests.json, D63) and its filters (D23)."""
+
+    min_page_size: ClassVar[int] = 5
+    max_page_size: ClassVar[int] = 100
 
     status: Open[RequestStatus] | None = None
     search_type: Open[SearchType] | None = None

@@ -204,6 +204,9 @@ class ResponseType(StrEnum):
     # D68: accepted by the client's models, not produced by the sandbox.
     SANCTION = "sanction"
     COMMUNICATION = "communication"
+    APPLICATION_INFO = "application_info"
+    APPLICATION_WARNING = "application_warning"
+    SUMMARY = "summary"
 
 
 class SearchType(StrEnum):

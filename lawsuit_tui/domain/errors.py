@@ -1,9 +1,12 @@
 """Error bodies of the service, in their three shapes, and one parser for all of them.
 
-- transport: ``{error: {name, message, data}}``, data being a list of validation items
-  ``{field, rule, message}``, a string, or ``{message}``;
-- flat: ``{error, message, code}`` (some 401, 403 and 429 answers);
-- list: ``{errors: [string]}`` (the count service).
+- transport: ``{error: {name, message, data}}``, data being (D64) an array of strings
+  ``"<field path>: <message>"`` (400), a string (401, 403, 422), an object (404 naming the id,
+  409, 5xx ``{message}``), or, from older services, validation items ``{field, rule, message}``;
+- flat: ``{error, message, code}`` (the 429 of the rate-limits page, ``code`` an integer; some
+  older 401 and 403 answers);
+- list: ``{errors: [string]}`` (the Miner), a string possibly led by its code
+  (``"INSUFFICIENT_CREDITS: ..."``).
 
 :func:`parse_error_body` turns any of them, or anything else at all (text, None, a list),
 into one :class:`ServiceErrorInfo` without raising.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 from lawsuit_tui.domain.base import ApiModel
 
@@ -28,6 +32,11 @@ __all__ = [
 ]
 
 _MAX_TEXT = 500
+
+# "search.search_key: not a valid CPF", "credentials[0].password: required" (D64): a field
+# path starts lower case; a leading upper-case word is a code ("INSUFFICIENT_CREDITS: ...").
+_FIELD_TEXT = re.compile(r"^([a-z_][\w]*(?:\[\d+\]|\.[\w]+)*): (.+)$", re.DOTALL)
+_CODE_TEXT = re.compile(r"^([A-Z][A-Z0-9_]{2,})(?::|$)")
 
 
 class ValidationItem(ApiModel):
@@ -139,10 +148,25 @@ def _collect_data(data: object, items: list[ValidationItem], messages: list[str]
             )
         elif data.get("message") is not None:
             messages.append(_text(data.get("message")) or "")
+        else:
+            # D64: a 404 names the id it did not find ({"request_id": "..."}).
+            messages.extend(f"{key}: {_text(value)}" for key, value in data.items())
+    elif isinstance(data, str):
+        match = _FIELD_TEXT.match(data)
+        if match:
+            items.append(ValidationItem(field=match.group(1), message=match.group(2)))
         elif data:
-            messages.append(_text(data) or "")
-    elif data is not None and data != "":
+            messages.append(data[:_MAX_TEXT])
+    elif data is not None:
         messages.append(_text(data) or "")
+
+
+def _leading_code(texts: list[str]) -> str | None:
+    for text in texts:
+        match = _CODE_TEXT.match(text)
+        if match:
+            return match.group(1)
+    return None
 
 
 def parse_error_body(status: int, body: object) -> ServiceErrorInfo:
@@ -155,11 +179,17 @@ def parse_error_body(status: int, body: object) -> ServiceErrorInfo:
         error = body.get("error")
         if isinstance(error, dict):
             _collect_data(error.get("data"), items, messages)
+            name = _text(error.get("name"))
+            code = _code(error.get("code", body.get("code")))
+            if code is None and name and not name.startswith("Http"):
+                # errors.mdx: ``name`` is the internal code (SECRECY_RESTRICTED,
+                # REQUEST_NOT_FOUND); the generic Http*Error names say only the status.
+                code = name
             return ServiceErrorInfo(
                 status=status,
-                name=_text(error.get("name")),
+                name=name,
                 message=_text(error.get("message")) or _text(body.get("message")),
-                code=_code(error.get("code", body.get("code"))),
+                code=code,
                 items=items,
                 messages=messages,
                 raw=raw,
@@ -169,7 +199,7 @@ def parse_error_body(status: int, body: object) -> ServiceErrorInfo:
             return ServiceErrorInfo(
                 status=status,
                 message=_text(body.get("message")),
-                code=_code(body.get("code")),
+                code=_code(body.get("code")) or _leading_code(messages),
                 items=items,
                 messages=messages,
                 raw=raw,

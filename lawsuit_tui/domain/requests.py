@@ -26,6 +26,7 @@ __all__ = [
     "Filter",
     "KeysFilter",
     "Pagination",
+    "RequestDeletion",
     "RequestRecord",
     "Search",
     "SearchParams",
@@ -145,7 +146,10 @@ class RequestRecord(ApiModel):
     tags: JsonObject | None = None
     source_name: str | None = None
     plan_config_type: Open[PlanConfigType] | None = None
+    # D80: the OAS names it judit_ia; older pages service_ia, the guide use_judit_ia.
+    judit_ia: list[Open[ServiceIa]] | None = None
     service_ia: list[Open[ServiceIa]] | None = None
+    use_judit_ia: bool | None = None
     cost: Number | None = None
     callback_url: str | None = None
     responses_count: int | None = None
@@ -155,6 +159,19 @@ class RequestRecord(ApiModel):
     trace_id: str | None = None
 
     @property
+    def asks_ai_summary(self) -> bool:
+        """D80: whether the request asked for the AI summary, under any of its names."""
+        named = [*(self.judit_ia or []), *(self.service_ia or [])]
+        return self.use_judit_ia is True or any(str(item) == ServiceIa.SUMMARY for item in named)
+
+    @property
     def is_finished(self) -> bool:
         """True once the request can produce no more responses (completed or cancelled)."""
         return self.status in (RequestStatus.COMPLETED, RequestStatus.CANCELLED)
+
+
+class RequestDeletion(ApiModel):
+    """DELETE /requests/{id} (D62): ``{success, time}``."""
+
+    success: bool | None = None
+    time: Timestamp | None = None

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import (
     ApplicationErrorCode,
     Open,
@@ -33,6 +34,7 @@ from lawsuit_tui.domain.pagination import PageEnvelope
 from lawsuit_tui.domain.warrants import Warrant
 
 __all__ = [
+    "AiSummary",
     "ApplicationError",
     "LawsuitData",
     "LookupResult",
@@ -55,7 +57,21 @@ class ApplicationError(ApiModel):
         return enum_or_none(ApplicationErrorCode, self.code)
 
 
-ResponseData = Lawsuit | ApplicationError | Warrant | JsonObject
+class AiSummary(ApiModel):
+    """D80: a ``summary`` response's data, ``{data: [markdown], origin, origin_id}``: the
+    AI summary of the response ``origin_id`` (``origin: response``) or of a request."""
+
+    data: list[str] = Field(default_factory=list)
+    origin: str | None = None
+    origin_id: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The summary as one markdown text (the service may cut it in several parts)."""
+        return "\n\n".join(part.strip() for part in self.data if part.strip())
+
+
+ResponseData = Lawsuit | ApplicationError | Warrant | AiSummary | JsonObject
 
 
 def typed_response_data(response_type: object, value: Any) -> Any:
@@ -71,6 +87,8 @@ def typed_response_data(response_type: object, value: Any) -> Any:
         model = Lawsuit  # D70: a penal execution is a lawsuit
     elif response_type == ResponseType.WARRANT:
         model = Warrant
+    elif response_type == ResponseType.SUMMARY:
+        model = AiSummary
     if model is None:
         return value
     try:
@@ -114,9 +132,18 @@ class ResponseRecord(_TypedResponseData):
     def is_cached(self) -> bool:
         """True for a provisional response served from the service's stored data.
 
-        Either signal is enough: ``cached`` on the record or ``tags.cached_response``.
+        Any signal is enough (D85): ``cached`` or ``cached_response`` on the record, or
+        ``tags.cached_response``.
         """
-        return self.cached is True or (self.tags or {}).get("cached_response") is True
+        top = self.extra_fields.get("cached_response")
+        return (
+            self.cached is True or top is True or (self.tags or {}).get("cached_response") is True
+        )
+
+    @property
+    def is_completion_notice(self) -> bool:
+        """D69: the service's notice that the request is complete (not a result)."""
+        return is_completion_notice(self.response_type, self.response_data)
 
     @property
     def lawsuit(self) -> Lawsuit | None:
@@ -130,6 +157,11 @@ class ResponseRecord(_TypedResponseData):
     def application_error(self) -> ApplicationError | None:
         data = self.response_data
         return data if isinstance(data, ApplicationError) else None
+
+    @property
+    def ai_summary(self) -> AiSummary | None:
+        data = self.response_data
+        return data if isinstance(data, AiSummary) else None
 
 
 class ResponsesPage(PageEnvelope):

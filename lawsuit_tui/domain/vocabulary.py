@@ -104,6 +104,9 @@ RESPONSE_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
     ResponseType.EXECUTION: N_("penal execution"),
     ResponseType.SANCTION: N_("sanctions lists"),
     ResponseType.COMMUNICATION: N_("court communications"),
+    ResponseType.APPLICATION_INFO: N_("notice"),
+    ResponseType.APPLICATION_WARNING: N_("warning"),
+    ResponseType.SUMMARY: N_("AI summary"),
 }
 
 SEARCH_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {

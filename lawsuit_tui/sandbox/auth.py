@@ -46,10 +46,10 @@ def _unauthorized(message: str) -> ServiceError:
 
 def _resolve_key(state: SandboxState, request: Request, api_key: str | None) -> KeyConfig:
     if not api_key:
-        raise _unauthorized("api-key header missing")
+        raise _unauthorized("User must be authenticated")  # D64
     config = state.keys.get(api_key.strip())
     if config is None:
-        raise _unauthorized("api-key invalid or expired")
+        raise _unauthorized("USER_NOT_FOUND")  # D64
     request.state.key_config = config
     state.stats.count_call(config.key, request)
     return config

@@ -31,7 +31,9 @@ EventCallback = Callable[[datetime], None]
 def iso(value: datetime) -> str:
     """D2: ISO 8601 UTC with milliseconds and ``Z``."""
     value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    # %Y does not pad years below 1000 on every platform; the year is written here.
+    stamp = value.strftime("-%m-%dT%H:%M:%S.")
+    return f"{value.year:04d}{stamp}{value.microsecond // 1000:03d}Z"
 
 
 @dataclass(order=True)

@@ -1,31 +1,50 @@
-"""Error answers of the sandbox, in the three shapes of D9, and the handlers that send them.
+"""Error answers of the sandbox, in the shapes the provider documents (D64), and the handlers
+that send them.
 
-- :class:`ServiceError`: the transport shape ``{error: {name, message, data}}``.
-- :class:`FlatServiceError`: the flat shape ``{error, message, code}`` (403 and 429).
-- :class:`CountErrors`: ``{errors: [...]}`` (every 400 of the count service).
+Every route raises one of two exceptions and this module decides the body:
+
+- :class:`ServiceError`: the transport shape ``{error: {name, message, data}}`` of the OAS,
+  ``data`` typed by status (D64): 400 an array of ``"<field path>: <message>"`` strings (every
+  failed rule), 401/403/405/413/415/422 a string, 404/409 an object (a 404 names the id it
+  did not find), 5xx ``{message}``.
+- :class:`FlatServiceError`: a refusal by code. A 403 is rendered in the transport shape
+  with ``name`` = the code (``INSUFFICIENT_PERMISSIONS``, ``SECRECY_RESTRICTED``...); a 429 is
+  the rate-limits page's flat ``{error, message, code: 429}`` with ``Retry-After``.
+- :class:`CountErrors`: ``{errors: [string]}``, the Miner's one shape. Every error of a Miner
+  route is rendered so, whichever exception was raised (D64: the Miner keeps it for every
+  error).
 
 :func:`install_error_handlers` also maps what FastAPI and Starlette raise on their own, so that
-their defaults (422 ``detail`` lists, ``{"detail": "Not Found"}``) never leak: a request that
-fails validation gets 400 with every failed rule as ``{field, rule, message}``.
+their defaults (422 ``detail`` lists, ``{"detail": "Not Found"}``, a 405 whose ``Allow`` names
+one route only) never leak.
+
+Example, a route refusing an unknown id and a bad field::
+
+    raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {rid} not found", request_id=rid)
+    raise ServiceError.invalid("search.search_type", "enum", "not a search type")
+    raise ServiceError.unusable("search.search_key", "not a valid CPF")
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 __all__ = [
+    "RATE_LIMIT_BODY",
     "STATUS_NAMES",
     "STATUS_WORDS",
     "CountErrors",
     "FlatServiceError",
     "ServiceError",
+    "error_body_for",
     "install_error_handlers",
     "transport_body",
     "validation_items",
@@ -33,7 +52,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# D9: ``message`` is the status word of the spec's table.
+# D64: ``message`` is the status word of the OAS error schemas.
 STATUS_WORDS: dict[int, str] = {
     400: "BAD_REQUEST",
     401: "UNAUTHORIZED",
@@ -51,7 +70,7 @@ STATUS_WORDS: dict[int, str] = {
     504: "GATEWAY_TIMEOUT",
 }
 
-# D9: ``name`` when no more specific internal name applies.
+# D64: ``name`` when no more specific internal name applies.
 STATUS_NAMES: dict[int, str] = {
     400: "HttpBadRequestError",
     401: "HttpUnauthorizedError",
@@ -69,30 +88,85 @@ STATUS_NAMES: dict[int, str] = {
     504: "HttpGatewayTimeoutError",
 }
 
-ValidationItem = dict[str, str]
+# D64: the rate-limits page's body, word for word.
+RATE_LIMIT_BODY: dict[str, Any] = {
+    "error": "Too Many Requests",
+    "message": "Rate limit exceeded. Try again in a few seconds.",
+    "code": 429,
+}
+
+ValidationItem = Mapping[str, str]
+ErrorData = Sequence[ValidationItem | str] | str | Mapping[str, Any]
+
+# Paths of the Miner: every error is ``{errors: [string]}`` there (D64).
+_MINER_PREFIX = "/miner/"
 
 
-def transport_body(
-    status: int, data: Sequence[ValidationItem] | str | Mapping[str, Any], name: str | None = None
-) -> dict[str, Any]:
-    """The transport-shape body (D9) for ``status``."""
-    data_value: Any = list(data) if isinstance(data, list | tuple) else data
+def _item_text(item: ValidationItem | str) -> str:
+    if isinstance(item, str):
+        return item
+    field = str(item.get("field") or "")
+    message = str(item.get("message") or item.get("rule") or "invalid")
+    return f"{field}: {message}" if field else message
+
+
+def _data_for(status: int, data: ErrorData) -> list[str] | str | dict[str, Any]:
+    """``data`` in the form the OAS gives for ``status`` (D64)."""
+    if status == 400:
+        if isinstance(data, str):
+            return [data] if data else []
+        if isinstance(data, Mapping):
+            return [f"{k}: {v}" for k, v in data.items()]
+        return [_item_text(item) for item in data]
+    if status in (404, 409) or status >= 500:
+        if isinstance(data, Mapping):
+            return dict(data)
+        text = data if isinstance(data, str) else "; ".join(_item_text(i) for i in data)
+        return {"message": text} if text else {}
+    if isinstance(data, str):
+        return data
+    if isinstance(data, Mapping):
+        return str(data.get("message") or "; ".join(f"{k}: {v}" for k, v in data.items()))
+    return "; ".join(_item_text(item) for item in data)
+
+
+def transport_body(status: int, data: ErrorData, name: str | None = None) -> dict[str, Any]:
+    """The transport-shape body (D64) for ``status``."""
     return {
         "error": {
             "name": name or STATUS_NAMES.get(status, "HttpError"),
             "message": STATUS_WORDS.get(status, "ERROR"),
-            "data": data_value,
+            "data": _data_for(status, data),
         }
     }
 
 
+def _miner_lines(name: str, data: list[str] | str | dict[str, Any]) -> list[str]:
+    if isinstance(data, list):
+        return data or [name]
+    text = data if isinstance(data, str) else str(data.get("message") or "")
+    return [f"{name}: {text}" if text else name]
+
+
+def error_body_for(path: str, status: int, data: ErrorData, name: str | None = None) -> Any:
+    """The body of an error answered on ``path``: the Miner's ``{errors}``, else transport."""
+    body = transport_body(status, data, name)
+    if path.startswith(_MINER_PREFIX):
+        error = body["error"]
+        return {"errors": _miner_lines(error["name"], error["data"])}
+    return body
+
+
 class ServiceError(Exception):
-    """An error answered in the transport shape ``{error: {name, message, data}}`` (D9)."""
+    """An error answered in the transport shape ``{error: {name, message, data}}`` (D64).
+
+    ``data`` may be given in any form (validation items ``{field, rule, message}``, strings,
+    a sentence, an object); the body puts it in the form of its status."""
 
     def __init__(
         self,
         status: int,
-        data: Sequence[ValidationItem] | str = "",
+        data: ErrorData = "",
         *,
         name: str | None = None,
         message: str | None = None,
@@ -102,17 +176,19 @@ class ServiceError(Exception):
         self.status = status
         self.name = name or STATUS_NAMES.get(status, "HttpError")
         self.message = message or STATUS_WORDS.get(status, "ERROR")
-        self.data: list[ValidationItem] | str = list(data) if not isinstance(data, str) else data
+        self.data = _data_for(status, data)
         self.headers = dict(headers or {})
 
-    def body(self) -> dict[str, Any]:
+    def body(self, path: str = "") -> Any:
+        if path.startswith(_MINER_PREFIX):
+            return {"errors": _miner_lines(self.name, self.data)}
         return {"error": {"name": self.name, "message": self.message, "data": self.data}}
 
-    def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+    def response(self, path: str = "") -> JSONResponse:
+        return JSONResponse(self.body(path), status_code=self.status, headers=self.headers)
 
     @classmethod
-    def bad_request(cls, items: Sequence[ValidationItem]) -> ServiceError:
+    def bad_request(cls, items: Sequence[ValidationItem | str]) -> ServiceError:
         return cls(400, list(items), name="HttpBadRequestError")
 
     @classmethod
@@ -120,12 +196,24 @@ class ServiceError(Exception):
         return cls.bad_request([{"field": field, "rule": rule, "message": message}])
 
     @classmethod
-    def not_found(cls, name: str, message: str) -> ServiceError:
-        return cls(404, message, name=name)
+    def unusable(cls, field: str, message: str) -> ServiceError:
+        """D94: a value the documented schema allows but the service cannot use (a CPF with
+        wrong check digits, an unknown court system): 422, ``data`` naming the field."""
+        return cls(422, f"{field}: {message}", name="HttpUnprocessableEntityError")
+
+    @classmethod
+    def not_found(cls, name: str, message: str, **ids: str) -> ServiceError:
+        """404 naming what was not found: ``data`` = ``{<id field>: <id>, message}``."""
+        return cls(404, {**ids, "message": message}, name=name)
+
+    @classmethod
+    def conflict(cls, name: str, data: Mapping[str, Any]) -> ServiceError:
+        return cls(409, data, name=name)
 
 
 class FlatServiceError(Exception):
-    """An error answered in the flat shape ``{error, message, code}`` (D9: 403 and 429)."""
+    """A refusal by code: 403 (transport shape, ``name`` = the code) or 429 (the rate-limits
+    page's flat body); any other status keeps the flat ``{error, message, code}``."""
 
     def __init__(
         self,
@@ -143,11 +231,15 @@ class FlatServiceError(Exception):
         self.code = code
         self.headers = dict(headers or {})
 
-    def body(self) -> dict[str, Any]:
+    def body(self, path: str = "") -> Any:
+        if self.status == 429 and not path.startswith(_MINER_PREFIX):
+            return dict(RATE_LIMIT_BODY)
+        if self.status == 403 or path.startswith(_MINER_PREFIX):
+            return error_body_for(path, self.status, self.message, self.code)
         return {"error": self.error, "message": self.message, "code": self.code}
 
-    def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+    def response(self, path: str = "") -> JSONResponse:
+        return JSONResponse(self.body(path), status_code=self.status, headers=self.headers)
 
     @classmethod
     def forbidden(cls, code: str, message: str) -> FlatServiceError:
@@ -155,7 +247,7 @@ class FlatServiceError(Exception):
 
 
 class CountErrors(Exception):
-    """A 400 of the count service: ``{errors: [...]}`` naming every problem (D9, D38)."""
+    """An error of the Miner: ``{errors: [...]}`` naming every problem (D64, D72)."""
 
     def __init__(self, errors: Sequence[str], status: int = 400) -> None:
         super().__init__("; ".join(errors))
@@ -176,9 +268,9 @@ def _field_of(loc: Sequence[Any]) -> str:
     return ".".join(parts) or "body"
 
 
-def validation_items(errors: Sequence[Mapping[str, Any]]) -> list[ValidationItem]:
-    """FastAPI/pydantic errors as the spec's ``{field, rule, message}`` items, one per rule."""
-    items: list[ValidationItem] = []
+def validation_items(errors: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """FastAPI/pydantic errors as ``{field, rule, message}`` items, one per rule."""
+    items: list[dict[str, str]] = []
     for error in errors:
         rule = str(error.get("type", "invalid"))
         field = _field_of(error.get("loc", ()))
@@ -188,18 +280,14 @@ def validation_items(errors: Sequence[Mapping[str, Any]]) -> list[ValidationItem
     return items
 
 
-def _is_count_route(request: Request) -> bool:
-    return request.url.path.startswith("/miner/")
-
-
 async def _on_service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return exc.response()
+    return exc.response(request.url.path)
 
 
 async def _on_flat_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, FlatServiceError)
-    return exc.response()
+    return exc.response(request.url.path)
 
 
 async def _on_count_errors(request: Request, exc: Exception) -> JSONResponse:
@@ -210,30 +298,56 @@ async def _on_count_errors(request: Request, exc: Exception) -> JSONResponse:
 async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     items = validation_items(exc.errors())
-    if _is_count_route(request):  # D9: the count service answers {errors: [...]}
-        return CountErrors([f"{i['field']}: {i['message']}" for i in items]).response()
-    return ServiceError.bad_request(items).response()
+    return ServiceError.bad_request(items).response(request.url.path)
+
+
+def _leaf_routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    for route in routes:
+        # FastAPI wraps an included router; its own routes carry the full paths.
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _leaf_routes(inner.routes)
+        else:
+            yield route
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app answers on this path (for a 405's ``Allow``)."""
+    methods: set[str] = set()
+    scope = {**request.scope, "method": "GET"}
+    for route in _leaf_routes(request.app.router.routes):
+        match, _scope = route.matches(scope)
+        route_methods = getattr(route, "methods", None)
+        if match is not Match.NONE and route_methods:
+            methods.update(route_methods)
+    return sorted(methods)
 
 
 async def _on_http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
-    if status == 422:  # FastAPI's own 422 is a validation failure: ours is 400 (D9)
+    if status == 422:  # FastAPI's own 422 is a validation failure: ours is 400 (D64)
         status = 400
-    detail = exc.detail if isinstance(exc.detail, str) else STATUS_WORDS.get(status, "")
+    headers = dict(exc.headers or {})
+    data: ErrorData = exc.detail if isinstance(exc.detail, str) else STATUS_WORDS.get(status, "")
     if status == 404:
-        detail = f"No route {request.method} {request.url.path}"
-    body = transport_body(status, detail)
-    return JSONResponse(body, status_code=status, headers=dict(exc.headers or {}))
+        data = {"method": request.method, "path": request.url.path, "message": "no such route"}
+    elif status == 405:
+        # D89: Starlette names the methods of the first route matching the path only; a path
+        # served by several routes (GET and POST /requests) allows all of theirs.
+        headers["Allow"] = ", ".join(allowed_methods(request))
+    body = error_body_for(request.url.path, status, data)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("sandbox: unexpected failure on %s %s", request.method, request.url.path)
-    return JSONResponse(transport_body(500, "unexpected failure in the sandbox"), status_code=500)
+    body = error_body_for(request.url.path, 500, {"message": "unexpected failure in the sandbox"})
+    return JSONResponse(body, status_code=500)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Answer every error in the service's shapes (D9); never FastAPI's 422 nor a bare 500."""
+    """Answer every error in the documented shapes (D64); never FastAPI's 422 nor a bare 500."""
     app.add_exception_handler(ServiceError, _on_service_error)
     app.add_exception_handler(FlatServiceError, _on_flat_error)
     app.add_exception_handler(CountErrors, _on_count_errors)

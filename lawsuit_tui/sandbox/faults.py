@@ -1,4 +1,5 @@
-"""Faults on demand (D45): latency, a share of 5xx answers, broken bodies, courts down."""
+"""Faults on demand (D45): latency, a share of 5xx answers, broken bodies, courts down, and
+the completion sent in its legacy form (D69)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ class Faults:
     malformed_rate: float = 0.0
     truncated_rate: float = 0.0
     courts_down: set[str] = field(default_factory=set)
+    # D69: complete requests with an application_info response (code 600) instead of the
+    # request_completed event.
+    legacy_completion: bool = False
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
     def as_dict(self) -> dict[str, Any]:
@@ -29,6 +33,7 @@ class Faults:
             "malformed_rate": self.malformed_rate,
             "truncated_rate": self.truncated_rate,
             "courts_down": sorted(self.courts_down),
+            "legacy_completion": self.legacy_completion,
         }
 
     @property

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from lawsuit_tui.sandbox.errors import transport_body
+from lawsuit_tui.sandbox.errors import error_body_for
 
 if TYPE_CHECKING:
     from lawsuit_tui.sandbox.state import SandboxState
@@ -68,7 +68,8 @@ class SandboxMiddleware:
             status = faults.pick_error()
             if status is not None:
                 state.stats.count_fault(str(status))
-                for message in _json_answer(status, transport_body(status, "injected fault")):
+                body = error_body_for(path, status, {"message": "injected fault"})
+                for message in _json_answer(status, body):
                     await send(message)
                 return
             body_fault = faults.pick_body_fault()
@@ -140,7 +141,8 @@ class SandboxMiddleware:
                 too_large = True
                 break
         if too_large:
-            for message in _json_answer(413, transport_body(413, "body over 1 MiB")):
+            body = error_body_for(scope.get("path", ""), 413, "body over 1 MiB")
+            for message in _json_answer(413, body):
                 await send(message)
             return None
         delivered = False

@@ -67,21 +67,28 @@ class StoredResponse:
     """
 
     request_id: str
+    response_id: str
     origin_id: str | None
     response_type: str
     cached: bool
     created_at: str
-    json: orjson.Fragment
+    raw: bytes
+
+    @property
+    def json(self) -> orjson.Fragment:
+        """The record, serialized once, ready to be put into a page as it is."""
+        return orjson.Fragment(self.raw)
 
     @classmethod
     def of(cls, response: dict[str, Any]) -> StoredResponse:
         return cls(
             request_id=str(response["request_id"]),
+            response_id=str(response["response_id"]),
             origin_id=response.get("origin_id"),
             response_type=str(response["response_type"]),
             cached=bool(response["cached"]),
             created_at=str(response["created_at"]),
-            json=orjson.Fragment(orjson.dumps(response)),
+            raw=orjson.dumps(response),
         )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from lawsuit_tui.domain.completion import COMPLETION_CODE, COMPLETION_MESSAGE, COMPLETION_TYPE
 from lawsuit_tui.domain.courts import court_for
 from lawsuit_tui.sandbox import special_searches
 from lawsuit_tui.sandbox.clock import iso
@@ -33,6 +34,7 @@ from lawsuit_tui.sandbox.searches import (
     request_response_types,
 )
 from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.summaries import summary_of
 
 __all__ = ["CANCEL_AFTER", "COMPLETE_AFTER", "COURT_AFTER", "START_AFTER", "RequestEngine"]
 
@@ -70,7 +72,9 @@ class RequestEngine:
         """The caller's request, else 404 REQUEST_NOT_FOUND."""
         entry = self.state.requests.get(request_id)
         if entry is None or entry.key != config.key:
-            raise ServiceError.not_found("REQUEST_NOT_FOUND", f"request {request_id} not found")
+            raise ServiceError.not_found(
+                "REQUEST_NOT_FOUND", f"request {request_id} not found", request_id=request_id
+            )
         return entry
 
     # ----------------------------------------------------------------- creation
@@ -146,6 +150,7 @@ class RequestEngine:
         with_attachments = bool(body.with_attachments) and (
             search.search_type == "lawsuit_cnj" or response_type == "warrant"
         )
+        summary = "summary" in (body.judit_ia or [])
         special = special_searches.plan_and_cost(
             search.model_copy(update={"response_type": response_type}), with_attachments
         )
@@ -169,7 +174,9 @@ class RequestEngine:
             "request_id": request_id,
             "search": echo_search,
             "origin": origin,
-            "origin_id": origin_id,
+            # D93: the OAS requires a string; a request of its own is its own origin (the
+            # callbacks page's example), a branch names its original, a run its tracking.
+            "origin_id": origin_id or request_id,
             "company_id": state.company_id(config.key),
             "user_id": state.user_id(config.key),
             "status": "pending",
@@ -184,8 +191,8 @@ class RequestEngine:
             "source_name": "sandbox",
             "plan_config_type": plan_type
             or (special[0] if special else None)
-            or plan_config_type(search.search_type, with_attachments, on_demand, branches),
-            "service_ia": [],
+            or plan_config_type(search.search_type, with_attachments, on_demand, branches, summary),
+            "judit_ia": ["summary"] if summary else [],  # D80
             "cost": 0.0
             if origin == "tracking"
             else special[1]
@@ -271,8 +278,15 @@ class RequestEngine:
         results = await self.state.run_world(compute)
         if entry.status != "started":  # cancelled meanwhile (D16): no more responses
             return
+        summaries = "summary" in (entry.record.get("judit_ia") or [])
         for result in results:
-            self._deliver(entry, result, at)
+            response_id = self._deliver(entry, result, at)
+            if summaries and result.response_type == "lawsuit":
+                # D80: the AI summary comes as a response of its own, after the lawsuit's.
+                data = {"data": [summary_of(result.data)], "origin": "response"}
+                self._deliver(
+                    entry, Result("summary", {**data, "origin_id": response_id}, result.cached), at
+                )
 
     def _complete(self, entry: RequestEntry, at: datetime) -> None:
         if entry.status != "started":
@@ -289,6 +303,12 @@ class RequestEngine:
         entry.record.update(status="completed", completed_at=iso(at), updated_at=iso(at))
         if entry.on_complete is not None:
             entry.on_complete(entry, at)
+        if self.state.faults.legacy_completion:
+            # D69: the Portuguese callbacks page's form, a response of its own (kept, so
+            # that GET /responses shows it too), instead of the request_completed event.
+            notice = {"code": COMPLETION_CODE, "message": COMPLETION_MESSAGE}
+            self._deliver(entry, Result(COMPLETION_TYPE, notice, False), at, counted=False)
+            return
         callback_id = self.state.ids.next("callback")
         envelope = self._envelope(
             entry, callback_id, "request_completed", "request", entry.request_id, dict(entry.record)
@@ -340,7 +360,10 @@ class RequestEngine:
             "payload": payload,
         }
 
-    def _deliver(self, entry: RequestEntry, result: Result, at: datetime) -> None:
+    def _deliver(
+        self, entry: RequestEntry, result: Result, at: datetime, *, counted: bool = True
+    ) -> str:
+        """Store a response of ``entry`` and send it to its webhook target; its id."""
         state = self.state
         record = entry.record
         response = {
@@ -360,7 +383,8 @@ class RequestEngine:
             "tags": {"dashboard_id": None, "cached_response": result.cached},
         }
         state.add_response(entry.key, response)
-        record["responses_count"] = int(record["responses_count"]) + 1
+        if counted:
+            record["responses_count"] = int(record["responses_count"]) + 1
         record["updated_at"] = iso(at)
         if result.code:
             state.mark_retrieved(entry.key, result.code)
@@ -390,6 +414,7 @@ class RequestEngine:
                 entry, callback_id, "response_created", "request", entry.request_id, payload
             )
         state.webhooks.send(self._target(entry), callback_id, envelope)
+        return str(response["response_id"])
 
     # ----------------------------------------------------------------- results
 
@@ -442,6 +467,25 @@ class RequestEngine:
             lawsuit.get("steps") or [], key=lambda s: str(s.get("step_date", "")), reverse=True
         )
         return Result("step", {"code": code, "instance": instance, "steps": steps}, cached, code)
+
+    def _wanted(self, entry: RequestEntry, lawsuit: dict[str, Any]) -> bool:
+        """Whether the request's filter keeps ``lawsuit`` (D11's filters)."""
+        params = entry.search.search_params
+        return matches(lawsuit, params.filter if params else None, entry.document)
+
+    def _court_failure(self, entry: RequestEntry, code: str, acronym: str, cnj: str) -> Result:
+        """D92: a court that could not be reached, named in the error: by its acronym in the
+        details and in ``tribunal_acronym``, and, for a lawsuit search, by the lawsuit."""
+        court = acronym or "the court"
+        if code == "CRAWLER_ERROR":
+            details = f"Collection from the court failed: {court} is down."
+        else:
+            details = f"{court} limited collection; it will be retried in the next cycle."
+        data = application_error(code, details)
+        data["tribunal_acronym"] = acronym or None
+        if entry.search.search_type in LAWSUIT_SEARCHES:
+            data["lawsuit_cnj"] = cnj
+        return Result("application_error", data, False)
 
     def _entity_result(self, entry: RequestEntry, cached: bool) -> Result:
         world = self.state.world
@@ -521,33 +565,37 @@ class RequestEngine:
                 return [self._entity_result(entry, cached=False)]
             return []
         results: list[Result] = []
-        down_reported: set[str] = set()
+        reported: set[str] = set()
         fetched: list[dict[str, Any]] = []
+        known = False  # the court holds some lawsuit for the key, filtered out or not
         for code, instance in hits:
+            # Issue 19.4: the filter first. A lawsuit the filter leaves out brings nothing,
+            # not even the error of its court (a search filtered to TJSP and TRF3 once
+            # answered TRT14 and TJAP were down).
+            everything = world.court_view(code, instance, at)
+            known = known or bool(everything)
+            views = [lw for lw in everything if self._wanted(entry, lw)]
+            if not views:
+                continue
             acronym = _tribunal_acronym(code) or ""
             if world.court_is_down(code) or acronym.upper() in state.faults.courts_down:
-                if acronym not in down_reported:
-                    down_reported.add(acronym)
-                    details = f"Collection from the court failed: {acronym or 'the court'} is down."
-                    results.append(
-                        Result(
-                            "application_error", application_error("CRAWLER_ERROR", details), False
-                        )
-                    )
+                if acronym not in reported:
+                    reported.add(acronym)
+                    results.append(self._court_failure(entry, "CRAWLER_ERROR", acronym, code))
                 continue
             if world.court_rate_limited(code):
-                if not document_search:
-                    results.append(
-                        Result("application_error", application_error("RATE_LIMIT_TRIBUNAL"), False)
-                    )
+                if not document_search and acronym not in reported:
+                    reported.add(acronym)
+                    failure = self._court_failure(entry, "RATE_LIMIT_TRIBUNAL", acronym, code)
+                    results.append(failure)
                 continue
             barred = self.access(entry, code, instance)
             if barred is not None:
                 if barred == "INVALID_CREDENTIAL" or not document_search:
                     results.append(Result("application_error", application_error(barred), False))
                 continue
-            fetched.extend(world.court_view(code, instance, at))
-        if not fetched and not results and not document_search:
+            fetched.extend(views)
+        if not known and not document_search:
             results.append(
                 Result("application_error", application_error("LAWSUIT_NOT_FOUND"), False)
             )

@@ -8,10 +8,11 @@ fits, dedicated ones here for error bodies and sandbox-only routes).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.pagination import Page
@@ -21,9 +22,12 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 
 __all__ = [
     "ERROR_RESPONSES",
+    "BadRequestError",
     "CreateRequestIn",
     "LookupIn",
     "LookupOut",
+    "RequestDeletedOut",
+    "ResponseOut",
     "SearchIn",
     "TrackingIn",
     "TrackingPatchIn",
@@ -144,6 +148,7 @@ class CreateRequestIn(_In):
     callback_url: Annotated[str, Field(max_length=2000)] | None = None
     with_attachments: bool | None = None
     tags: dict[str, Any] | None = None
+    judit_ia: list[Literal["summary"]] | None = None  # D80
 
 
 class LookupSearchIn(_In):
@@ -159,7 +164,23 @@ class NotificationFiltersIn(_In):
     step_terms: list[str] | None = None
 
 
-Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s.]+$", max_length=320)]
+# Whitespace spelt out: generators and Python's ``re`` disagree on what \s holds (\x1e).
+EMAIL_PATTERN = r"^[^@ \t\r\n]+@[^@ \t\r\n]+\.[^@ \t\r\n.]+$"
+
+
+def _email(value: str) -> str:
+    # Python's ``re``, as JSON Schema validators read the documented pattern: pydantic's own
+    # regex engine disagreed on a few strings (issue 18, a valid PATCH refused).
+    if re.search(EMAIL_PATTERN, value) is None:
+        raise ValueError("not an e-mail address")
+    return value
+
+
+Email = Annotated[
+    str,
+    Field(max_length=320, json_schema_extra={"pattern": EMAIL_PATTERN}),
+    AfterValidator(_email),
+]
 
 
 class TrackingPatchIn(_In):
@@ -198,6 +219,7 @@ class FaultsIn(_In):
     malformed_rate: Annotated[float, Field(ge=0, le=1)] | None = None
     truncated_rate: Annotated[float, Field(ge=0, le=1)] | None = None
     courts_down: list[str] | None = None
+    legacy_completion: bool | None = None  # D69
 
 
 class FailLoginIn(_In):
@@ -224,34 +246,70 @@ class ResponsesPageOut(Page[ResponseRecord]):
     request_status: str | None = None
 
 
+class ResponseOut(ResponseRecord):
+    """GET /responses/{response_id} (D90): the response, and its request's status."""
+
+    request_status: str | None = None
+
+
 class TrackingsPage(Page[TrackingRecord]):
     pass
 
 
-class ValidationItemOut(BaseModel):
-    field: str
-    rule: str
-    message: str
+class RequestDeletedOut(BaseModel):
+    """D62: the answer of DELETE /requests/{id}."""
+
+    success: bool
+    time: datetime
 
 
-class TransportErrorDetail(BaseModel):
+class _ErrorDetail(BaseModel):
     name: str
     message: str
-    data: list[ValidationItemOut] | str | dict[str, Any]
 
 
-class TransportError(BaseModel):
-    """D9: ``{error: {name, message, data}}``."""
-
-    error: TransportErrorDetail
+class BadRequestDetail(_ErrorDetail):
+    data: list[str]
 
 
-class FlatError(BaseModel):
-    """D9: ``{error, message, code}`` (403, 429)."""
+class TextErrorDetail(_ErrorDetail):
+    data: str
+
+
+class ObjectErrorDetail(_ErrorDetail):
+    data: dict[str, Any]
+
+
+class BadRequestError(BaseModel):
+    """D64: 400 ``{error: {name, message, data: ["<field path>: <message>", ...]}}``."""
+
+    error: BadRequestDetail
+
+
+class TextError(BaseModel):
+    """D64: 401, 403, 405, 413, 415, 422 ``{error: {name, message, data: "..."}}``."""
+
+    error: TextErrorDetail
+
+
+class ObjectError(BaseModel):
+    """D64: 404 (naming the id), 409 and 5xx ``{error: {name, message, data: {...}}}``."""
+
+    error: ObjectErrorDetail
+
+
+class RateLimitError(BaseModel):
+    """D64: the rate-limits page's 429 ``{error, message, code: 429}``."""
 
     error: str
     message: str
-    code: str
+    code: int
+
+
+class MinerErrors(BaseModel):
+    """D64: every error of the Miner, ``{errors: [string]}``."""
+
+    errors: list[str]
 
 
 class TokenOut(BaseModel):
@@ -267,7 +325,7 @@ class ClockOut(BaseModel):
 
 
 _DESCRIPTIONS = {
-    400: "Bad request: `data` lists every failed rule",
+    400: "Bad request: `data` lists every failed rule as `<field path>: <message>`",
     401: "Missing or invalid api-key",
     403: "Key without the feature, or secret lawsuit without credential",
     404: "Unknown id",
@@ -314,11 +372,22 @@ def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:
     return openapi
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` entries documenting the error bodies of ``statuses`` (D9)."""
+def _error_model(status: int) -> type[BaseModel]:
+    if status == 400:
+        return BadRequestError
+    if status == 429:
+        return RateLimitError
+    if status in (404, 409) or status >= 500:
+        return ObjectError
+    return TextError
+
+
+def error_responses(*statuses: int, miner: bool = False) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` entries documenting the error bodies of ``statuses`` (D64); ``miner``:
+    the Miner's ``{errors}`` shape."""
     out: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        model: type[BaseModel] = FlatError if status in (403, 429) else TransportError
+        model = MinerErrors if miner else _error_model(status)
         out[status] = {
             "description": _DESCRIPTIONS.get(status, "Error"),
             "content": json_content(model),

@@ -76,7 +76,9 @@ def request_response_types(search_type: str) -> tuple[str, ...]:
 
 
 def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:
-    """D3: the normalized key, or 400 naming the field when it is not a key of that type."""
+    """D3: the normalized key, or 422 naming the field when it is not a key of that type."""
+    # D94: the documented schema takes any string here; a string that is no key of its type
+    # is refused as unprocessable (errors.mdx: "a mathematically invalid CNJ" is a 422).
     text = key.strip()
     if search_type == "custom":
         return text  # D115: a custom search has no key; what came is echoed
@@ -87,18 +89,18 @@ def normalize_search_key(search_type: str, key: str, field: str = "search.search
         return digits
     if search_type == "name":
         if len(text) < 3:
-            raise ServiceError.invalid(field, "min_length", "a name needs at least 3 letters")
+            raise ServiceError.unusable(field, "a name needs at least 3 letters")
         return " ".join(text.split())
     try:
         parsed = parse_search_key(text)
     except InvalidSearchKey as exc:
-        raise ServiceError.invalid(field, exc.reason, exc.english) from None
+        raise ServiceError.unusable(field, exc.english) from None
     # D115: the attachment searches take a CNJ number as their key.
     cnj_keyed = ("lawsuit_id", "lawsuit_attachment", "execution_attachment")
     wanted = "lawsuit_cnj" if search_type in cnj_keyed else search_type
     if parsed.search_type != wanted:
-        raise ServiceError.invalid(
-            field, "search_type", f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
+        raise ServiceError.unusable(
+            field, f"{key!r} is a {parsed.search_type} key, not a {search_type} key"
         )
     if search_type == "lawsuit_id" and not text.isdigit():
         # D10: lawsuit_id takes the 20 digits without punctuation; accept the formatted form.
@@ -112,16 +114,22 @@ def application_error(code: str, details: str | None = None) -> dict[str, Any]:
 
 
 def plan_config_type(
-    search_type: str, with_attachments: bool, on_demand: bool, branches: bool
+    search_type: str,
+    with_attachments: bool,
+    on_demand: bool,
+    branches: bool,
+    summary: bool = False,
 ) -> str:
-    """D18."""
+    """D18; ``summary``: the AI summary was asked for (D80, the OAS ``*_with_summary``)."""
     if branches:
         return "complete_company_search_with_branches"
-    if search_type in LAWSUIT_SEARCHES:
-        return "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
     if search_type == "name":
         return "entity_person_name_search"
-    return "complete_document_search_on_demand" if on_demand else "complete_document_search"
+    if search_type in LAWSUIT_SEARCHES:
+        plan = "full_lawsuit_search" if with_attachments else "complete_lawsuit_search"
+    else:
+        plan = "complete_document_search_on_demand" if on_demand else "complete_document_search"
+    return f"{plan}_with_summary" if summary else plan
 
 
 def cost_of(search_type: str, with_attachments: bool) -> float:

@@ -80,6 +80,9 @@ class SandboxState:
         self.requests: dict[str, RequestEntry] = {}
         # Responses per owning key, in the order they were made (D22: oldest first).
         self.responses: dict[str, list[StoredResponse]] = {}
+        # Where each response is: (owning key, position in that key's list), for
+        # GET /responses/{id}; derived from ``responses`` and kept with it.
+        self.response_places: dict[str, tuple[str, int]] = {}
         self.trackings: dict[str, TrackingEntry] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
@@ -134,8 +137,17 @@ class SandboxState:
 
     def add_response(self, key: str, response: dict[str, Any]) -> StoredResponse:
         stored = StoredResponse.of(response)
-        self.responses.setdefault(key, []).append(stored)
+        held = self.responses.setdefault(key, [])
+        self.response_places[stored.response_id] = (key, len(held))
+        held.append(stored)
         return stored
+
+    def response(self, key: str, response_id: str) -> StoredResponse | None:
+        """The response ``response_id`` if ``key`` owns it (D47), else None."""
+        place = self.response_places.get(response_id)
+        if place is None or place[0] != key:
+            return None
+        return self.responses[key][place[1]]
 
     def mark_retrieved(self, key: str, code: str) -> None:
         self.retrieved.setdefault(key, set()).add(code)

@@ -135,7 +135,9 @@ class TrackingEngine:
         """The caller's tracking; 404 TRACKING_NOT_FOUND (also when deleted and ``live``)."""
         entry = self.state.trackings.get(tracking_id)
         if entry is None or entry.key != config.key or (live and entry.status == "deleted"):
-            raise ServiceError.not_found("TRACKING_NOT_FOUND", f"tracking {tracking_id} not found")
+            raise ServiceError.not_found(
+                "TRACKING_NOT_FOUND", f"tracking {tracking_id} not found", tracking_id=tracking_id
+            )
         return entry
 
     def pause(self, entry: TrackingEntry) -> None:

@@ -5,7 +5,10 @@ The rules of reading them, for the TUI's list of a request's responses:
 - a definitive response replaces the provisional one about the same lawsuit
   (:func:`lawsuit_tui.services.requests.replacement_key`, the same rule the follow loop uses);
 - once the request is over, a provisional copy nobody replaced is the current one (the court
-  had nothing newer);
+  had nothing newer), unless the request could not reach that lawsuit's court (D92: a
+  ``CRAWLER_ERROR`` or ``RATE_LIMIT_TRIBUNAL`` naming the court, or naming none): then the
+  copy stays provisional and says why
+  (:class:`~lawsuit_tui.services.court_failures.CourtFailures`);
 - a response read back from the cache recalls what the cache's stored version of its lawsuit
   says about it (:func:`recall`): whether the court's answer later replaced or confirmed the
   copy, and which steps and attachments the definitive answer brought.
@@ -22,6 +25,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.services.court_failures import CourtFailure, CourtFailures
 from lawsuit_tui.services.requests import replacement_key
 
 if TYPE_CHECKING:
@@ -78,6 +82,11 @@ class ResponseRow:
     change: Change | None = None
     confirmed: bool = False
     """A provisional response the request ended without replacing: the stored copy is current."""
+    summarises: str | None = None
+    """An AI summary (D80): the CNJ number of the lawsuit response it summarises, when known."""
+    unreachable: CourtFailure | None = None
+    """A provisional response the request ended without replacing because it could not reach
+    the lawsuit's court (D92): which court and why; the copy may be out of date."""
 
     @property
     def key(self) -> str:
@@ -118,13 +127,21 @@ def recall(row: ResponseRow, state: LawsuitState, request_id: str) -> None:
     )
 
 
-def confirm_unreplaced(rows: Iterable[ResponseRow]) -> list[ResponseRow]:
-    """The request is over: each provisional copy nobody replaced is current. The rows that
+def confirm_unreplaced(
+    rows: Iterable[ResponseRow], failures: CourtFailures | None = None
+) -> list[ResponseRow]:
+    """The request is over: each provisional copy nobody replaced is current, unless its
+    court could not be reached (D92: it is marked ``unreachable`` instead). The rows that
     changed."""
     changed: list[ResponseRow] = []
     for row in rows:
-        if row.provisional and not row.replaced_by and not row.confirmed:
-            row.confirmed = True
+        if row.provisional and not row.replaced_by and not (row.confirmed or row.unreachable):
+            lawsuit = row.response.lawsuit
+            failed = failures.failure_for(lawsuit) if failures and lawsuit else None
+            if failed:
+                row.unreachable = failed
+            else:
+                row.confirmed = True
             changed.append(row)
     return changed
 
@@ -163,6 +180,7 @@ class ResponseLedger:
         self._by_id: dict[str, ResponseRow] = {}
         self._provisional_of: dict[tuple[str, str, int | None], ResponseRow] = {}
         self._stored_mark: tuple[str, str] | None = None
+        self.failures = CourtFailures()
 
     def restart(self, last_stored: ResponseRecord | None) -> None:
         """The list is read again from the cache, whose last response is ``last_stored``.
@@ -173,6 +191,12 @@ class ResponseLedger:
         self._stored_mark = order_key(last_stored) if last_stored is not None else None
         self._by_id = {}
         self._provisional_of = {}
+        self.failures = CourtFailures()
+
+    def note_failures(self, errors: Iterable[ResponseRecord]) -> None:
+        """The request's application errors read apart (those on pages not read yet too)."""
+        for response in errors:
+            self.failures.note(response)
 
     def page_rows(
         self,
@@ -196,9 +220,7 @@ class ResponseLedger:
             if known is None:
                 self._place(row)
         if completed:
-            for row in rows:
-                if row.provisional and not row.replaced_by:
-                    row.confirmed = True
+            confirm_unreplaced(rows, self.failures)
         return rows
 
     def admit(
@@ -223,6 +245,11 @@ class ResponseLedger:
     def _place(self, row: ResponseRow) -> None:
         if row.response.response_id:
             self._by_id[row.response.response_id] = row
+        self.failures.note(row.response)
+        summary = row.response.ai_summary
+        if summary is not None and summary.origin_id in self._by_id:
+            origin = self._by_id[summary.origin_id].response.lawsuit
+            row.summarises = origin.code if origin is not None else None
         subject = replacement_key(row.response)
         if subject is None:
             return

@@ -5,17 +5,28 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from lawsuit_tui.api.filters import RequestFilters, ResponseFilters
+from lawsuit_tui.domain.base import as_datetime
 from lawsuit_tui.domain.bodies import CreateRequestBody
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import RequestStatus, SearchType
 from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.pagination import Page
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
+from lawsuit_tui.services.cache import Cache
+from lawsuit_tui.services.court_failures import CourtFailures
 from lawsuit_tui.services.deps import Deps
-from lawsuit_tui.services.results import Completed, FollowEvent, ResponseArrived, StatusChanged
+from lawsuit_tui.services.errors import NotFound
+from lawsuit_tui.services.results import (
+    CancelOutcome,
+    Completed,
+    FollowEvent,
+    ResponseArrived,
+    StatusChanged,
+)
 from lawsuit_tui.store import LawsuitChange, LawsuitState
 
 __all__ = ["FollowPolicy", "RequestService", "replacement_key"]
@@ -51,6 +62,87 @@ def _finished(status: object) -> bool:
     return status in _FINISHED
 
 
+def completed_by(record: RequestRecord, notice: dict[str, Any]) -> RequestRecord:
+    """``record`` completed by a completion notice (D69), at the notice's time."""
+    when = notice.get("created_at") or record.updated_at
+    return record.model_copy(
+        update={"status": RequestStatus.COMPLETED, "completed_at": when, "updated_at": when}
+    )
+
+
+async def complete_from_notices(cache: Cache, notices: Iterable[dict[str, Any]]) -> None:
+    """Mark completed, in the cache, the requests these completion notices name (D69); a
+    request the cache does not hold is kept as the notice names it."""
+    records: list[dict[str, Any]] = []
+    for notice in notices:
+        request_id = notice.get("request_id")
+        if not isinstance(request_id, str):
+            continue
+        raw = await asyncio.to_thread(cache.store.get_request, request_id)
+        cached = RequestRecord.model_validate(raw or {"request_id": request_id})
+        if not _finished(cached.status):
+            records.append(completed_by(cached, notice).to_json_dict())
+    if records:
+        await cache.upsert_requests(records)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _cancel_outcome(success: bool, record: RequestRecord | None) -> str:
+    """D62: what a cancel-or-delete did, from the answer and the request read after it."""
+    if not success:
+        return "refused"
+    if record is None or record.deleted_at:
+        return "deleted"
+    if record.status in (RequestStatus.CANCELLING, RequestStatus.CANCELLED):
+        return str(record.status)
+    if record.status in (RequestStatus.PENDING, RequestStatus.STARTED):
+        return "still_running"
+    return "unchanged"
+
+
+class RequestHistory:
+    """Every request of the key, newest first, one service page per :meth:`next_page`.
+
+    The walk is fixed when it starts (up to now): requests made meanwhile come from their
+    own events, not from here. Each request is handed out once although the walk may meet
+    it twice (a window's edge), and every page is kept in the cache as it is read."""
+
+    def __init__(self, deps: Deps) -> None:
+        self._d = deps
+        self.total: int | None = None
+        self.read = 0
+        self.exhausted = False
+        self._seen: set[str] = set()
+        self._pages = deps.api.iter_request_pages(on_total=self._set_total)
+
+    def _set_total(self, total: int) -> None:
+        self.total = total
+
+    async def next_page(self) -> list[RequestRecord]:
+        """The next requests not handed out yet ([] once the history is read whole)."""
+        while not self.exhausted:
+            try:
+                page = await anext(self._pages)
+            except StopAsyncIteration:
+                self.exhausted = True
+                break
+            fresh = [r for r in page.page_data if r.request_id not in self._seen]
+            self._seen.update(r.request_id for r in fresh)
+            self.read += len(fresh)
+            if self.total is not None and self.read >= self.total:
+                self.exhausted = True  # no need to ask for a page known to be empty
+            if fresh:
+                await self._d.cache.upsert_requests(r.to_json_dict() for r in fresh)
+                return fresh
+        return []
+
+    async def aclose(self) -> None:
+        await self._pages.aclose()  # type: ignore[attr-defined]
+
+
 class RequestService:
     def __init__(self, deps: Deps, policy: FollowPolicy | None = None) -> None:
         self._d = deps
@@ -68,11 +160,13 @@ class RequestService:
             and search.search_type == SearchType.CNPJ
             and len(records) == 1
         ):
-            original = records[0].request_id
-            page = await self._d.api.list_requests(
-                1, 1000, filters=RequestFilters(origin_id=original)
-            )
-            records.extend(r for r in page.page_data if r.request_id != original)
+            original = records[0]
+            # The branches are made with the original: from its creation on (D17, D63).
+            since = as_datetime(original.created_at)
+            filters = RequestFilters(origin_id=original.request_id, created_at_gte=since)
+            async for branch in self._d.api.iter_requests(filters=filters):
+                if branch.request_id != original.request_id:
+                    records.append(branch)
         await self._d.cache.upsert_requests(r.to_json_dict() for r in records)
         return records
 
@@ -102,9 +196,12 @@ class RequestService:
         last_status: object = None
         interval = policy.base
         filters = ResponseFilters(request_id=request_id)
+        # D69: the completion notice found among the responses (it is not one of them).
+        notice: dict[str, Any] | None = None
+        failures = CourtFailures()  # D92
 
         async def read_new() -> tuple[list[ResponseArrived], object]:
-            nonlocal next_page
+            nonlocal next_page, notice
             fresh: list[dict[str, Any]] = []
             reported: object = None
             while True:
@@ -115,6 +212,9 @@ class RequestService:
                     if ident in seen:
                         continue
                     seen.add(ident)
+                    if is_completion_notice(item.get("response_type"), item.get("response_data")):
+                        notice = item
+                        continue
                     fresh.append(item)
                 full = (
                     page.page_count >= policy.page_size or len(page.page_data) >= policy.page_size
@@ -128,14 +228,21 @@ class RequestService:
                         next_page += 1
                     break
                 next_page += 1
-            return await self._arrived(fresh, provisional_of), reported
+            arrived = await self._arrived(fresh, provisional_of)
+            for event in arrived:
+                failures.note(event.response)
+            return arrived, reported
 
         while True:
             arrived, reported = await read_new()
+            if notice is not None:
+                reported = RequestStatus.COMPLETED  # D69: every response is in
             changed = bool(arrived)
             record: RequestRecord | None = None
             if reported is None or reported != last_status:
                 record = await api.get_request(request_id)
+                if notice is not None and not _finished(record.status):
+                    record = completed_by(record, notice)
                 await self._d.cache.upsert_requests([record.to_json_dict()])
             for event in arrived:
                 yield event
@@ -149,7 +256,7 @@ class RequestService:
                         for event in final:
                             yield event
                     if record.status == RequestStatus.COMPLETED:
-                        await self._confirm_copies(request_id, provisional_of)
+                        await self._confirm_copies(request_id, provisional_of, failures)
                     yield Completed(record)
                     return
                 yield StatusChanged(record)
@@ -157,13 +264,21 @@ class RequestService:
             await self._d.sleep(interval)
 
     async def _confirm_copies(
-        self, request_id: str, keys: Iterable[tuple[str, str, int | None]]
+        self,
+        request_id: str,
+        keys: Iterable[tuple[str, str, int | None]],
+        failures: CourtFailures,
     ) -> None:
         """The request ended with only the stored copy of a lawsuit (the court had nothing
         newer): that copy is confirmed, so the cache keeps it as definitive (source: the
-        request) and stops calling it provisional."""
+        request) and stops calling it provisional. A copy whose court the request could not
+        reach stays provisional (D92)."""
         cache = self._d.cache
-        wanted = [(code, instance) for kind, code, instance in keys if kind == "lawsuit"]
+        wanted = [
+            (code, instance)
+            for kind, code, instance in keys
+            if kind == "lawsuit" and not failures.failure_for_code(code)
+        ]
         if not wanted or not cache.writable:
             return
 
@@ -224,16 +339,63 @@ class RequestService:
         rows = store.list_requests(offset=offset, limit=max(0, limit))
         return [RequestRecord.model_validate(d) for d in rows], store.count_requests()
 
-    async def refresh(self, page: int = 1, page_size: int = 50) -> Page[RequestRecord]:
-        """One page of the service's request list (newest first), kept in the cache."""
-        result = await self._d.api.list_requests(page, page_size)
-        await self._d.cache.upsert_requests(r.to_json_dict() for r in result.page_data)
-        return result
+    def history(self) -> RequestHistory:
+        """The service's request list, newest first, read a page at a time on demand (each
+        page kept in the cache): a fresh walk of the whole history (D63, D88)."""
+        return RequestHistory(self._d)
 
     async def get(self, request_id: str) -> RequestRecord:
         record = await self._d.api.get_request(request_id)
         await self._d.cache.upsert_requests([record.to_json_dict()])
         return record
+
+    async def response(self, response_id: str) -> ResponseRecord:
+        """One response by its id, from the service (D90), kept in the cache. A completion
+        notice (D69) completes its request instead of being kept."""
+        raw = await self._d.api.get_response_raw(response_id)
+        # The status of its request at the time of reading: not part of the response.
+        raw.pop("request_status", None)
+        response = ResponseRecord.model_validate(raw)
+        if response.is_completion_notice:
+            await complete_from_notices(self._d.cache, [raw])
+        else:
+            await self._d.cache.upsert_responses([raw])
+        return response
+
+    def cached_response(self, response_id: str) -> ResponseRecord | None:
+        """A response as the cache keeps it (None when it does not); a blocking call."""
+        raw = self._d.cache.store.get_response(response_id)
+        return ResponseRecord.model_validate(raw) if raw is not None else None
+
+    def cached_position(self, request_id: str, response_id: str) -> int | None:
+        """Where a response is among its request's cached responses (oldest first, from 0);
+        None when the cache does not hold it. A blocking call (store reads)."""
+        store = self._d.cache.store
+        offset, block = 0, 500
+        while True:
+            rows = store.responses_of(request_id, offset=offset, limit=block, oldest_first=True)
+            for number, row in enumerate(rows):
+                if row.get("response_id") == response_id:
+                    return offset + number
+            if len(rows) < block:
+                return None
+            offset += block
+
+    def cached_errors(self, request_id: str) -> list[ResponseRecord]:
+        """The application errors among a request's cached responses; a blocking call."""
+        store = self._d.cache.store
+        found: list[ResponseRecord] = []
+        offset, block = 0, 500
+        while True:
+            rows = store.responses_of(request_id, offset=offset, limit=block, oldest_first=True)
+            found.extend(
+                ResponseRecord.model_validate(row)
+                for row in rows
+                if row.get("response_type") == "application_error"
+            )
+            if len(rows) < block:
+                return found
+            offset += block
 
     def cached_responses(self, request_id: str) -> list[ResponseRecord]:
         """Responses of a request kept in the cache, in the order they were made."""
@@ -284,19 +446,37 @@ class RequestService:
         )
 
     async def refresh_responses(self, request_id: str) -> list[ResponseRecord]:
-        """Every response of a request from the service (oldest first), kept in the cache."""
+        """Every response of a request from the service (oldest first), kept in the cache.
+        A completion notice among them completes the request instead (D69)."""
         found = [
             r
             async for r in self._d.api.iter_responses(
                 page_size=self.policy.page_size, filters=ResponseFilters(request_id=request_id)
             )
         ]
+        notices = [r.to_json_dict() for r in found if r.is_completion_notice]
+        found = [r for r in found if not r.is_completion_notice]
         await self._d.cache.upsert_responses(r.to_json_dict() for r in found)
+        if notices:
+            await complete_from_notices(self._d.cache, notices)
         return found
 
-    async def cancel(self, request_id: str) -> RequestRecord:
-        """Cancel (or, once completed, delete) a request. OperationNotAvailable when the
-        service has no such operation."""
-        record = await self._d.api.cancel_request(request_id)
-        await self._d.cache.upsert_requests([record.to_json_dict()])
-        return record
+    async def cancel(self, request_id: str) -> CancelOutcome:
+        """Cancel a running request, or delete a finished one (D62), then read it again to
+        say what happened. OperationNotAvailable when the service has no such operation."""
+        api = self._d.api
+        answer = await api.cancel_request(request_id)
+        record = answer.record
+        if record is None:
+            try:
+                record = await api.get_request(request_id)
+            except NotFound:
+                record = None  # a service that hides what it deleted
+        if record is None and answer.success:
+            cached = await asyncio.to_thread(self.cached_record, request_id)
+            if cached is not None:
+                record = cached.model_copy(update={"deleted_at": answer.time or _now()})
+        if record is not None:
+            await self._d.cache.upsert_requests([record.to_json_dict()])
+        outcome = _cancel_outcome(answer.success, record)
+        return CancelOutcome(request_id, outcome, record, answer.time)

@@ -12,6 +12,7 @@ from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.store import LawsuitChange
 
 __all__ = [
+    "CancelOutcome",
     "Completed",
     "FollowEvent",
     "LawsuitView",
@@ -44,6 +45,23 @@ class LawsuitView:
     stored_at: datetime
     new_step_ids: set[str] = field(default_factory=set)
     new_attachment_ids: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class CancelOutcome:
+    """What "cancel or delete" did to a request (D62), as the service shows it afterwards.
+
+    ``outcome``: ``cancelling``/``cancelled`` (no more responses), ``deleted`` (a finished
+    request soft-deleted: gone from the list, its responses still readable), ``refused`` (the
+    service answered ``success: false``), ``still_running`` (taken, but the query the court
+    already started goes on: the FAQ says a started query cannot be cancelled), ``unchanged``
+    (nothing to cancel). ``record``: the request re-read after the call (None when the
+    service no longer shows it and the cache never held it)."""
+
+    request_id: str
+    outcome: str
+    record: RequestRecord | None
+    answered_at: datetime | str | None = None
 
 
 @dataclass(frozen=True)

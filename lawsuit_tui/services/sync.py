@@ -1,7 +1,8 @@
 """Sync: every open request, every tracking and every new response, into the cache.
 
-As few calls as pagination allows: three lists read with ``page_size`` 1000 (requests from
-the oldest one still open, trackings, responses), never one call per request.
+As few calls as pagination allows: three lists (requests from the oldest one still open, in
+date windows of at most 100 a page as requests.json demands (D63, D88); trackings and
+responses with ``page_size`` 1000), never one call per request.
 
 Resumable: the responses list is read oldest first (D22), so the page to start from next
 time is kept in the cache's meta after every page stored. An interrupted sync resumes at the
@@ -17,8 +18,10 @@ from typing import Any
 
 from lawsuit_tui.api.filters import RequestFilters
 from lawsuit_tui.domain.base import as_datetime
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.requests import complete_from_notices
 from lawsuit_tui.services.results import Progress, SyncReport
 
 __all__ = ["SYNC_META_KEY", "SyncService"]
@@ -69,18 +72,22 @@ class SyncService:
         newest: str | None = (
             state.get("requests_newest") if isinstance(state.get("requests_newest"), str) else None
         )
+        # D63, D88: in date windows from ``since``, newest first, at most 100 a page.
+        total: list[int] = []
+        seen: set[str] = set()
         async for page in api.iter_request_pages(
-            page_size=self.page_size, filters=RequestFilters(created_at_gte=since)
+            filters=RequestFilters(created_at_gte=since), on_total=total.append
         ):
             report.pages += 1
-            rows = [r.to_json_dict() for r in page.page_data]
+            rows = [r.to_json_dict() for r in page.page_data if r.request_id not in seen]
+            seen.update(str(row["request_id"]) for row in rows)
             await cache.upsert_requests(rows)
             report.requests_updated += len(rows)
             for row in rows:
                 created = row.get("created_at")
                 if isinstance(created, str) and (newest is None or created > newest):
                     newest = created
-            emit(report.requests_updated, page.all_count or None, _("reading requests"))
+            emit(report.requests_updated, total[0] if total else None, _("reading requests"))
         if newest is not None:
             state["requests_newest"] = newest
             await cache.set_meta(SYNC_META_KEY, state)
@@ -115,11 +122,17 @@ class SyncService:
                 "page_size": self.page_size,
                 "next_page": rpage.page + 1 if full else rpage.page,
             }
+            # D69: a completion notice completes its request; it is not a response to keep.
+            results: list[dict[str, Any]] = []
+            notices: list[dict[str, Any]] = []
+            for item in rpage.page_data:
+                notice = is_completion_notice(item.get("response_type"), item.get("response_data"))
+                (notices if notice else results).append(item)
+            if notices:
+                await complete_from_notices(cache, notices)
             # The page and the resume point go in one durable batch: a kill can never keep
             # the point past responses that were not stored (nor cost a second fdatasync).
-            changes = await cache.upsert_responses(
-                rpage.page_data, meta={SYNC_META_KEY: dict(state)}
-            )
+            changes = await cache.upsert_responses(results, meta={SYNC_META_KEY: dict(state)})
             report.lawsuits_changed += len(changes)
             report.responses_read += len(rpage.page_data)
             emit(skipped + report.responses_read, rpage.all_count or None, _("reading responses"))

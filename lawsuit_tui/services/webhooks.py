@@ -18,8 +18,10 @@ What each event becomes (D43):
   ``origin: tracking`` and ``origin_id`` = the tracking_id, so it is found with its tracking.
 - ``request_completed``: the payload is the request's final record; it is merged over the
   cached record (a partial payload never loses fields) unless the cache already holds a newer
-  state, then the callback_id is marked. A kill between the two makes the redelivery repeat an
-  idempotent upsert, never a duplicate.
+  state, then the callback_id is marked. A ``response_created`` whose payload is the
+  completion notice (``application_info``, code 600 / ``REQUEST_COMPLETED``, D69) does the
+  same with ``status: completed``; it is not stored as a response. A kill between the two
+  makes the redelivery repeat an idempotent upsert, never a duplicate.
 - Anything else (an unknown event type, a known one whose payload cannot be stored as a
   record): accepted and kept as it came in the quarantine table with a reason that says it
   was accepted, then marked.
@@ -44,6 +46,7 @@ from typing import Any, NoReturn, TypeAlias
 
 import orjson
 
+from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import EventType
 from lawsuit_tui.store import LawsuitChange, Store
 
@@ -297,6 +300,14 @@ class WebhookIngestor:
     def _store(self, envelope: _Envelope, data: dict[str, Any]) -> DeliverySummary:
         event = envelope.event_type
         payload = data.get("payload")
+        if _is_notice(event, payload):
+            # D69: "every response was delivered" completes the request; it is no result.
+            assert isinstance(payload, dict)
+            completion = self._completion_record(envelope, payload)
+            if completion is not None:
+                self._upsert_request(completion)
+                new, _changes = self.store.ingest_delivery(data)
+                return self._summary(envelope, data, new=new)
         response = self._response_of(envelope, data)
         if response is not None:
             new, changes = self.store.ingest_delivery(data, [response])
@@ -337,6 +348,20 @@ class WebhookIngestor:
         return record
 
     @staticmethod
+    def _completion_record(envelope: _Envelope, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """The request a completion notice completes, as the fields it changes (D69)."""
+        request_id = _str_or_none(payload.get("request_id"))
+        if request_id is None and envelope.reference_type in (None, "request"):
+            request_id = envelope.reference_id
+        if request_id is None:
+            return None
+        record: dict[str, Any] = {"request_id": request_id, "status": "completed"}
+        when = _str_or_none(payload.get("created_at"))
+        if when is not None:
+            record.update(completed_at=when, updated_at=when)
+        return record
+
+    @staticmethod
     def _request_record(envelope: _Envelope, payload: dict[str, Any]) -> dict[str, Any] | None:
         record = dict(payload)
         if not _str_or_none(record.get("request_id")):
@@ -367,9 +392,13 @@ class WebhookIngestor:
         event = envelope.event_type
         kind = "kept"
         provisional: bool | None = None
-        if event in (EventType.RESPONSE_CREATED, EventType.TRACKING_RESPONSE) and _str_or_none(
-            payload.get("response_id")
-        ):
+        status = _str_or_none(payload.get("status"))
+        if _is_notice(event, payload):
+            kind, status = "request", "completed"  # D69
+        elif event in (
+            EventType.RESPONSE_CREATED,
+            EventType.TRACKING_RESPONSE,
+        ) and _str_or_none(payload.get("response_id")):
             kind = "response"
             tags = payload.get("tags")
             provisional = (isinstance(tags, dict) and tags.get("cached_response") is True) or (
@@ -394,7 +423,7 @@ class WebhookIngestor:
             response_id=_str_or_none(payload.get("response_id")),
             response_type=_str_or_none(payload.get("response_type")),
             provisional=provisional,
-            status=_str_or_none(payload.get("status")),
+            status=status,
             lawsuit_changes=tuple(changes),
         )
 
@@ -419,6 +448,15 @@ def open_receiver_cache(directory: Path, *, secrets: Iterable[str] = ()) -> Stor
     when it cannot be opened (:mod:`lawsuit_tui.services.errors`).
     """
     return Store.open(directory, secrets=secrets)
+
+
+def _is_notice(event: str, payload: object) -> bool:
+    """A response-type delivery carrying the completion notice (D69)."""
+    return (
+        event in (EventType.RESPONSE_CREATED, EventType.TRACKING_RESPONSE)
+        and isinstance(payload, dict)
+        and is_completion_notice(payload.get("response_type"), payload.get("response_data"))
+    )
 
 
 def _updated_at(record: dict[str, Any]) -> datetime | None:

@@ -386,10 +386,10 @@ class LawsuitApp(App[int]):
 
         self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit))
 
-    def open_request(self, request_id: str) -> None:
+    def open_request(self, request_id: str, response_id: str | None = None) -> None:
         from lawsuit_tui.ui.requests.responses import ResponsesScreen
 
-        self.push_screen(ResponsesScreen(request_id))
+        self.push_screen(ResponsesScreen(request_id, response_id=response_id))
 
     def open_request_form(self, key: SearchKey | None = None) -> None:
         from lawsuit_tui.ui.requests.request_form import RequestFormScreen

@@ -62,8 +62,8 @@ class ScreenHost(Protocol):
         """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is)."""
         ...
 
-    def open_request(self, request_id: str) -> None:
-        """Push the responses of a request."""
+    def open_request(self, request_id: str, response_id: str | None = None) -> None:
+        """Push the responses of a request (``response_id``: that one selected)."""
         ...
 
     def open_request_form(self, key: SearchKey | None = None) -> None:

@@ -129,18 +129,6 @@ async def test_branches_are_linked_by_origin_id(sandbox: SandboxRig) -> None:
     assert all(r.origin_id == original for r in branches.page_data)
 
 
-async def test_cancel_and_delete_a_request(sandbox: SandboxRig) -> None:
-    samples = await sandbox.samples()
-    [created] = await sandbox.api.create_request(request_body("cpf", samples["cpf"][1]))  # type: ignore[index]
-    cancelled = await sandbox.api.cancel_request(created.request_id)
-    assert cancelled.status in ("cancelling", "cancelled")
-    await sandbox.advance(5)
-    assert (await sandbox.api.get_request(created.request_id)).status == "cancelled"
-    with pytest.raises(NotFound) as info:
-        await sandbox.api.cancel_request("00000000-0000-0000-0000-000000000000")
-    assert info.value.name == "REQUEST_NOT_FOUND"
-
-
 async def test_tracking_routes(sandbox: SandboxRig) -> None:
     api = sandbox.api
     samples = await sandbox.samples()

@@ -123,3 +123,85 @@ def test_parse_never_raises(body: Any) -> None:
     info = parse_error_body(400, body)
     assert isinstance(info.summary, str)
     parse_error_body(400, json.dumps(body))
+
+
+# -- D64: every documented shape, one error type ---------------------------------------------
+
+
+def _transport(name: str, message: str, data: object) -> dict[str, Any]:
+    return {"error": {"name": name, "message": message, "data": data}}
+
+
+def test_a_400_lists_each_field_of_its_string_data() -> None:
+    body = _transport(
+        "HttpBadRequestError",
+        "BAD_REQUEST",
+        ["search.search_key: not a valid CPF", "credentials[2].password: required", "CNJ bad"],
+    )
+    info = parse_error_body(400, body)
+    assert [(i.field, i.message) for i in info.items] == [
+        ("search.search_key", "not a valid CPF"),
+        ("credentials[2].password", "required"),
+    ]
+    assert info.messages == ["CNJ bad"]  # a sentence naming no field stays a sentence
+    assert info.code is None  # the generic Http*Error name says only the status
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "code", "messages"),
+    [
+        (
+            401,
+            _transport("HttpUnauthorizedError", "UNAUTHORIZED", "USER_NOT_FOUND"),
+            None,
+            ["USER_NOT_FOUND"],
+        ),
+        (
+            403,
+            _transport("SECRECY_RESTRICTED", "FORBIDDEN", "the lawsuit is secret"),
+            "SECRECY_RESTRICTED",
+            ["the lawsuit is secret"],
+        ),
+        (
+            404,
+            _transport("REQUEST_NOT_FOUND", "NOT_FOUND", {"request_id": "r-1"}),
+            "REQUEST_NOT_FOUND",
+            ["request_id: r-1"],
+        ),
+        (
+            409,
+            _transport("HttpConflictError", "CONFLICT", {"email": "already_exists"}),
+            None,
+            ["email: already_exists"],
+        ),
+        (
+            422,
+            _transport("HttpUnprocessableEntityError", "UNPROCESSABLE_ENTITY", "Invalid state"),
+            None,
+            ["Invalid state"],
+        ),
+        (
+            500,
+            _transport("HttpInternalServerError", "INTERNAL_SERVER_ERROR", {"message": "db"}),
+            None,
+            ["db"],
+        ),
+        (
+            429,
+            {"error": "Too Many Requests", "message": "Rate limit exceeded.", "code": 429},
+            429,
+            [],
+        ),
+        (403, {"errors": ["INSUFFICIENT_CREDITS: balance 0"]}, "INSUFFICIENT_CREDITS", None),
+        (404, {"errors": ["REQUEST_NOT_FOUND"]}, "REQUEST_NOT_FOUND", None),
+        (400, {"errors": ["tribunals: unknown tribunal id 9"]}, None, None),
+    ],
+)
+def test_every_documented_error_shape_gives_its_code_and_words(
+    status: int, body: dict[str, Any], code: object, messages: list[str] | None
+) -> None:
+    info = parse_error_body(status, body)
+    assert info.code == code
+    if messages is not None:
+        assert info.messages == messages
+    assert info.summary

@@ -13,6 +13,7 @@ from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock, iso
 from lawsuit_tui.sandbox.keys import parse_key_spec
 from lawsuit_tui.sandbox.pagination import paginate
 from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
+from tests.support.error_bodies import error_fields, error_name
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Sandbox, SandboxFactory
@@ -78,19 +79,24 @@ async def test_missing_or_wrong_key_is_401_transport_shape(
     error = answer.json()["error"]
     assert error["message"] == "UNAUTHORIZED"
     assert error["name"] == "HttpUnauthorizedError"
+    # D64: the errors page's USER_NOT_FOUND for a key the service does not know
+    missing = not headers.get("api-key")
+    assert error["data"] == ("User must be authenticated" if missing else "USER_NOT_FOUND")
 
 
-async def test_key_without_feature_is_403_flat(make_sandbox: SandboxFactory) -> None:
+async def test_key_without_feature_is_403_named_by_its_code(make_sandbox: SandboxFactory) -> None:
     sb = await make_sandbox(api_keys=("full", "limited:no-miner,no-tracking"), api_key="limited")
     answer = await sb.client.get("/tracking/tracking")
     assert answer.status_code == 403
-    assert answer.json() == {
-        "error": "FORBIDDEN",
-        "message": answer.json()["message"],
-        "code": "INSUFFICIENT_PERMISSIONS",
-    }
+    # D64: the transport shape, name = the code, message = the status word, data = a sentence
+    error = answer.json()["error"]
+    assert (error["name"], error["message"]) == ("INSUFFICIENT_PERMISSIONS", "FORBIDDEN")
+    assert isinstance(error["data"], str) and "tracking" in error["data"]
     answer = await sb.client.post("/miner/requests/count", json={"kind": "judgement-bond"})
     assert answer.status_code == 403
+    # D64: the Miner keeps {errors: [string]} for every error
+    assert error_name(answer.json()) == "INSUFFICIENT_PERMISSIONS"
+    assert list(answer.json()) == ["errors"]
     assert (await sb.client.get("/requests/requests")).status_code == 200
 
 
@@ -116,11 +122,11 @@ async def test_missing_fields_and_wrong_enums_list_every_rule(sb: Sandbox) -> No
     assert answer.status_code == 400
     error = answer.json()["error"]
     assert error["message"] == "BAD_REQUEST"
-    fields = {(item["field"], item["rule"]) for item in error["data"]}
-    assert ("search.search_type", "literal_error") in fields
-    assert ("search.search_key", "missing") in fields
-    assert ("search.response_type", "literal_error") in fields
-    assert all(set(item) == {"field", "rule", "message"} for item in error["data"])
+    # D64: data is an array of strings, "<field path>: <message>", one per failed rule
+    assert all(isinstance(item, str) for item in error["data"])
+    fields = set(error_fields(answer.json()))
+    assert {"search.search_type", "search.search_key", "search.response_type"} <= fields
+    assert len(error["data"]) == len(error_fields(answer.json()))
 
 
 async def test_malformed_json_is_400(sb: Sandbox) -> None:
@@ -128,7 +134,7 @@ async def test_malformed_json_is_400(sb: Sandbox) -> None:
         "/requests/requests", content=b'{"search": ', headers={"content-type": "application/json"}
     )
     assert answer.status_code == 400
-    assert answer.json()["error"]["data"][0]["rule"] == "json_invalid"
+    assert error_fields(answer.json()) == ["body"]
 
 
 async def test_incompatible_types_are_422(sb: Sandbox) -> None:
@@ -138,23 +144,41 @@ async def test_incompatible_types_are_422(sb: Sandbox) -> None:
     )
     assert answer.status_code == 422
     assert answer.json()["error"]["message"] == "UNPROCESSABLE_ENTITY"
+    assert isinstance(answer.json()["error"]["data"], str)  # D64: 422 data is a sentence
 
 
 async def test_invalid_key_names_the_field(sb: Sandbox) -> None:
     answer = await sb.client.post(
         "/requests/requests", json={"search": {"search_type": "cpf", "search_key": "123"}}
     )
-    assert answer.status_code == 400
-    assert answer.json()["error"]["data"][0]["field"] == "search.search_key"
+    assert answer.status_code == 422  # D94: the schema takes any string; the key is unusable
+    assert error_fields(answer.json()) == ["search.search_key"]
 
 
 async def test_unknown_route_and_method_use_transport_shape(sb: Sandbox) -> None:
     answer = await sb.client.get("/nowhere")
     assert answer.status_code == 404
     assert answer.json()["error"]["message"] == "NOT_FOUND"
+    assert answer.json()["error"]["data"]["path"] == "/nowhere"  # D64: 404 data is an object
     answer = await sb.client.put("/requests/requests")
     assert answer.status_code == 405
     assert answer.json()["error"]["message"] == "METHOD_NOT_ALLOWED"
+
+
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        ("/requests/requests", "GET, POST"),
+        ("/requests/requests/some-id", "DELETE, GET"),
+        ("/tracking/tracking/some-id", "DELETE, GET, PATCH"),
+        ("/vault/credentials", "DELETE, GET, POST"),
+    ],
+)
+async def test_a_405_allows_every_method_of_the_path(sb: Sandbox, path: str, allowed: str) -> None:
+    # Issue 18: Starlette named the methods of the first route of the path only.
+    answer = await sb.client.request("OPTIONS", path)
+    assert answer.status_code == 405
+    assert answer.headers["Allow"] == allowed
 
 
 async def test_body_over_one_mib_is_413(sb: Sandbox) -> None:
@@ -186,8 +210,12 @@ async def test_rate_limit_headers_and_429(make_sandbox: SandboxFactory) -> None:
     assert remaining == [2, 1, 0]
     answer = await sb.client.get("/tracking/tracking")  # shared by the limited routes
     assert answer.status_code == 429
-    assert answer.json()["code"] == "RATE_LIMIT_EXCEEDED"
-    assert answer.json()["error"] == "TOO_MANY_REQUESTS"
+    # D64: the rate-limits page's body, word for word
+    assert answer.json() == {
+        "error": "Too Many Requests",
+        "message": "Rate limit exceeded. Try again in a few seconds.",
+        "code": 429,
+    }
     assert answer.headers["Retry-After"] == "60"
     # lookups, vault and count are not counted (D25)
     assert (await sb.client.get("/vault/credentials")).status_code == 200
@@ -228,23 +256,60 @@ def test_paginate_envelope() -> None:
     ("path", "params", "field"),
     [
         ("/requests/requests", {"page": 0}, "page"),
-        ("/requests/requests", {"page_size": 1001}, "page_size"),
+        ("/requests/requests", {"page_size": 4}, "page_size"),  # D63: 5..100
+        ("/requests/requests", {"page_size": 101}, "page_size"),
+        ("/requests/requests", {"page": 11145405362368642285568}, "page"),  # issue 18: was 500
+        ("/requests/requests", {"page": 2**31}, "page"),
         ("/requests/responses", {"page_size": 4}, "page_size"),
+        ("/requests/responses", {"page_size": 1001}, "page_size"),
+        ("/requests/responses", {"page": 2**63}, "page"),
         ("/tracking/tracking", {"page_size": 4}, "page_size"),
         ("/tracking/tracking", {"page": "x"}, "page"),
+        ("/requests/requests", {"created_at_gte": "0.5"}, "created_at_gte"),  # issue 18
+        ("/requests/responses", {"created_at_gte": "0.5"}, "created_at_gte"),
+        ("/requests/requests", {"created_at_lte": "2024-01-02T25:00:00Z"}, "created_at_lte"),
+        ("/requests/requests", {"order": "sideways"}, "order"),
+        ("/requests/requests", {"order": '{"cost": "asc"}'}, "order"),
+        ("/requests/requests", {"status": "[1, "}, "status"),
     ],
 )
-async def test_page_bounds_are_400(
+async def test_page_bounds_and_encodings_are_400(
     sb: Sandbox, path: str, params: dict[str, object], field: str
 ) -> None:
     answer = await sb.client.get(path, params=params)
     assert answer.status_code == 400
-    assert [item["field"] for item in answer.json()["error"]["data"]] == [field]
+    assert error_fields(answer.json()) == [field]
 
 
-async def test_requests_page_size_one_is_allowed(sb: Sandbox) -> None:
-    answer = await sb.client.get("/requests/requests", params={"page_size": 1})
+@pytest.mark.parametrize("size", [5, 100])
+async def test_requests_page_size_bounds_are_those_of_requests_json(sb: Sandbox, size: int) -> None:
+    answer = await sb.client.get("/requests/requests", params={"page_size": size})
     assert answer.status_code == 200
+
+
+@pytest.mark.parametrize("missing", ["created_at_gte", "created_at_lte"])
+async def test_listing_requests_needs_both_dates(sb: Sandbox, missing: str) -> None:
+    # D63: requests.json makes both required.
+    params = {"created_at_gte": "2026-01-01", "created_at_lte": "2026-12-31"}
+    del params[missing]
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=sb.app),
+        base_url="http://t",
+        headers={"api-key": "sandbox"},
+    ) as plain:
+        answer = await plain.get("/requests/requests", params=params)
+    assert answer.status_code == 400
+    assert error_fields(answer.json()) == [missing]
+
+
+async def test_listing_defaults_are_those_of_the_oas(sb: Sandbox) -> None:
+    answer = await sb.client.get("/requests/requests")
+    assert answer.status_code == 200
+    assert answer.json()["page"] == 1
+    # D75: requests 10 by default; responses (no OAS default) 20.
+    for _ in range(12):
+        await sb.create(CNJ_SEARCH)
+    assert len((await sb.client.get("/requests/requests")).json()["page_data"]) == 10
 
 
 async def test_the_runner_moves_requests_on_in_real_time(make_sandbox: SandboxFactory) -> None:

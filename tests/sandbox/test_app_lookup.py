@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from tests.support.error_bodies import error_name
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Sandbox
@@ -45,7 +46,7 @@ async def test_secret_lawsuit_lookup_is_403_and_documents_leave_it_out(
     secret = samples["secret_lawsuit"]["code"]
     answer = await sb.client.post("/lawsuits/lawsuits", json=search("lawsuit_cnj", secret))
     assert answer.status_code == 403
-    assert answer.json()["code"] == "SECRECY_RESTRICTED"
+    assert error_name(answer.json()) == "SECRECY_RESTRICTED"
     record = world.record(secret)
     document = record.parties[0].document
     search_type = "cpf" if len(document) == 11 else "cnpj"

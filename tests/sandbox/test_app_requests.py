@@ -235,10 +235,14 @@ async def test_branches_one_request_each_linked_by_origin_id(
     assert record["plan_config_type"] == "complete_company_search_with_branches"
     listing = (
         await sb.client.get(
-            "/requests/requests", params={"origin_id": record["request_id"], "page_size": 1000}
+            "/requests/requests", params={"origin_id": record["request_id"], "page_size": 100}
         )
     ).json()
-    branches = {r["search"]["search_key"] for r in listing["page_data"]}
+    branches = {
+        r["search"]["search_key"]
+        for r in listing["page_data"]
+        if r["request_id"] != record["request_id"]  # D93: the original is its own origin
+    }
     assert branches == set(world.branches(head)) - {head}
     assert len(branches) >= 10
     original = (await sb.client.get(f"/requests/requests/{record['request_id']}")).json()
@@ -281,7 +285,10 @@ async def test_cancel_then_delete(sb: Sandbox, samples: dict[str, Any]) -> None:
     rid = record["request_id"]
     answer = await sb.client.delete(f"/requests/requests/{rid}")
     assert answer.status_code == 200
-    assert answer.json()["status"] == "cancelling"
+    # D62: the answer is {success, time}; the request says what happened
+    assert answer.json() == {"success": True, "time": "2026-11-20T12:00:00.000Z"}
+    got = (await sb.client.get(f"/requests/requests/{rid}")).json()
+    assert got["status"] == "cancelling"
     await sb.advance(3)
     got = (await sb.client.get(f"/requests/requests/{rid}")).json()
     assert got["status"] == "cancelled"
@@ -289,7 +296,8 @@ async def test_cancel_then_delete(sb: Sandbox, samples: dict[str, Any]) -> None:
     assert (await sb.responses(rid))["page_data"] == []
     # a finished one is soft-deleted: hidden from the list, readable by id
     answer = await sb.client.delete(f"/requests/requests/{rid}")
-    assert answer.json()["deleted_at"] is not None
+    assert answer.json()["success"] is True
+    assert (await sb.client.get(f"/requests/requests/{rid}")).json()["deleted_at"] is not None
     listing = (await sb.client.get("/requests/requests")).json()
     assert rid not in {r["request_id"] for r in listing["page_data"]}
     listing = (await sb.client.get("/requests/requests", params={"include_deleted": True})).json()
@@ -388,3 +396,137 @@ async def test_name_search_of_one_person(sb: Sandbox, samples: dict[str, Any], w
     page = await sb.responses(record["request_id"])
     assert [r["response_type"] for r in page["page_data"]][-1] == "entity"
     assert page["page_data"][-1]["response_data"]["name"].casefold() == name.casefold()
+
+
+async def test_list_filters_in_every_encoding_and_order(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # D76: repeated keys, a JSON array string and one value; order in four spellings.
+    first = await sb.create(cnj(samples["moving_lawsuit"]))
+    await sb.advance(10)
+    second = await sb.create({"search_type": "cpf", "search_key": samples["cpf"][0]})
+    await sb.advance(1)
+    third = await sb.create({"search_type": "cpf", "search_key": samples["cpf"][1]})
+    newest_first = [third["request_id"], second["request_id"], first["request_id"]]
+
+    async def ids(params: Any) -> list[str]:
+        answer = await sb.client.get("/requests/requests", params=params)
+        assert answer.status_code == 200, answer.text
+        return [r["request_id"] for r in answer.json()["page_data"]]
+
+    both = [first["request_id"], third["request_id"]]
+    assert await ids([("request_id", both[0]), ("request_id", both[1])]) == both[::-1]
+    assert await ids({"request_id": f'["{both[0]}", "{both[1]}"]'}) == both[::-1]
+    assert await ids({"search_type": '["lawsuit_cnj"]'}) == [first["request_id"]]
+    assert await ids({}) == newest_first
+    for oldest_first in (
+        {"order": '{"created_at": "asc"}'},
+        {"order[created_at]": "asc"},
+        {"order": "asc", "order_by": "created_at"},
+        {"order": "ASC"},
+        {"orderField": "created_at", "orderDirection": "asc"},
+    ):
+        assert await ids(oldest_first) == newest_first[::-1], oldest_first
+
+
+async def test_list_windows_take_dates_and_date_times(sb: Sandbox, samples: dict[str, Any]) -> None:
+    # D63: both bounds inclusive; a date alone as _lte is the whole of that day (UTC).
+    record = await sb.create(cnj(samples["moving_lawsuit"]))
+    created = record["created_at"]  # 2026-11-20T12:00:00.000Z on the frozen clock
+
+    async def count(gte: str, lte: str) -> int:
+        params = {"created_at_gte": gte, "created_at_lte": lte}
+        answer = await sb.client.get("/requests/requests", params=params)
+        assert answer.status_code == 200, answer.text
+        return int(answer.json()["all_count"])
+
+    assert await count("2026-11-20", "2026-11-20") == 1
+    assert await count(created, created) == 1
+    assert await count("2026-11-20T12:00:00.001Z", "2026-12-01") == 0
+    assert await count("2026-11-20T09:00:00-03:00", "2026-11-20T09:00:00-03:00") == 1
+    assert await count("2026-11-21", "2026-12-31") == 0
+    assert await count("2026-11-01", "2026-11-19") == 0
+
+
+async def test_judit_ia_brings_a_summary_after_each_lawsuit_response(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # D80: judit_ia ["summary"] echoed, plan *_with_summary, one summary per lawsuit response.
+    record = await sb.create(cnj(samples["moving_lawsuit"]), judit_ia=["summary"])
+    assert record["judit_ia"] == ["summary"]
+    assert record["plan_config_type"] == "complete_lawsuit_search_with_summary"
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    kinds_seen = [r["response_type"] for r in page["page_data"]]
+    assert kinds_seen == ["lawsuit", "summary", "lawsuit", "summary"]
+    lawsuits = [r for r in page["page_data"] if r["response_type"] == "lawsuit"]
+    summaries = [r for r in page["page_data"] if r["response_type"] == "summary"]
+    for lawsuit, summary in zip(lawsuits, summaries, strict=True):
+        data = summary["response_data"]
+        assert data["origin"] == "response" and data["origin_id"] == lawsuit["response_id"]
+        assert data["data"][0].startswith("## Resumo")
+        assert samples["moving_lawsuit"] in data["data"][0]
+        assert summary["cached"] == lawsuit["cached"]
+    got = (await sb.client.get(f"/requests/requests/{record['request_id']}")).json()
+    assert got["responses_count"] == 4
+
+
+async def test_without_judit_ia_no_summary(sb: Sandbox, samples: dict[str, Any]) -> None:
+    record = await sb.create(cnj(samples["moving_lawsuit"]))
+    assert record["judit_ia"] == [] and "service_ia" not in record
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    assert "summary" not in {r["response_type"] for r in page["page_data"]}
+
+
+async def test_a_filtered_search_brings_nothing_from_courts_it_leaves_out(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # Issue 19.4: filtered to TJSP and TRF3, the errors of TRT14 and TJAP (down) came too.
+    flt = {"tribunals": {"keys": ["TJSP", "TRF3"], "not_equal": False}}
+    record = await sb.create(
+        {
+            "search_type": "cpf",
+            "search_key": samples["busy_person"],
+            "on_demand": True,
+            "search_params": {"filter": flt},
+        }
+    )
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    assert page["page_data"]
+    courts = {
+        r["response_data"].get("tribunal_acronym")
+        for r in page["page_data"]
+        if r["response_type"] == "lawsuit"
+    }
+    assert courts and courts <= {"TJSP", "TRF3"}
+    assert error_codes(page) == []
+
+
+async def test_a_court_that_is_down_is_named_in_its_error(
+    sb: Sandbox, samples: dict[str, Any]
+) -> None:
+    # D92: one error per court that could not be reached, naming it.
+    record = await sb.create(
+        {"search_type": "cpf", "search_key": samples["busy_person"], "on_demand": True}
+    )
+    await sb.advance(3)
+    page = await sb.responses(record["request_id"])
+    failures = [
+        r["response_data"]
+        for r in page["page_data"]
+        if r["response_type"] == "application_error"
+        and r["response_data"]["code"] == "CRAWLER_ERROR"
+    ]
+    assert sorted(f["tribunal_acronym"] for f in failures) == ["TJAP", "TRT14"]
+    assert all(f["tribunal_acronym"] in f["details"] for f in failures)
+    lawsuit = await sb.create(cnj(samples["court_down_lawsuit"]))
+    await sb.advance(3)
+    [failure] = [
+        r["response_data"]
+        for r in (await sb.responses(lawsuit["request_id"]))["page_data"]
+        if r["response_type"] == "application_error"
+    ]
+    assert failure["lawsuit_cnj"] == samples["court_down_lawsuit"]
+    assert failure["tribunal_acronym"] == "TJAP"

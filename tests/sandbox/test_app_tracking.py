@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lawsuit_tui.domain.trackings import TrackingRecord
+from tests.support.error_bodies import error_fields
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Receiver, Sandbox, SandboxFactory
@@ -47,7 +48,7 @@ async def test_validation_of_tracking_body(sb: Sandbox, samples: dict[str, Any])
         ),
     )
     assert answer.status_code == 400
-    fields = {item["field"] for item in answer.json()["error"]["data"]}
+    fields = set(error_fields(answer.json()))
     assert {"recurrence", "hour_range", "execution_minute", "notification_emails.0"} <= fields
 
 

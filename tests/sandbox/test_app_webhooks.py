@@ -138,3 +138,22 @@ async def test_a_receiver_time_out_is_retried(
     assert len(calls) == 3  # the timed-out response, its redelivery, the completion
     stats = (await sb.client.get("/_sandbox/stats")).json()["webhooks"]
     assert stats["retries"] == 1 and stats["delivered"] == 2
+
+
+async def test_legacy_completion_is_a_response_of_its_own(
+    make_sandbox: SandboxFactory, receiver: Receiver, samples: dict[str, Any]
+) -> None:
+    # D69: the fault sends the Portuguese callbacks page's form instead of request_completed.
+    sb = await make_sandbox(webhook_transport=receiver.transport)
+    await sb.client.post("/_sandbox/faults", json={"legacy_completion": True})
+    record = await sb.create(cnj(samples["moving_lawsuit"]), callback_url="http://hooks.test/r")
+    await sb.advance(3)
+    assert receiver.events() == ["response_created"] * 3
+    last = receiver.deliveries[-1]
+    assert last["reference_id"] == record["request_id"]
+    assert last["payload"]["response_type"] == "application_info"
+    assert last["payload"]["response_data"] == {"code": 600, "message": "REQUEST_COMPLETED"}
+    got = (await sb.client.get(f"/requests/requests/{record['request_id']}")).json()
+    assert got["status"] == "completed" and got["responses_count"] == 2
+    page = await sb.responses(record["request_id"])
+    assert page["page_data"][-1]["response_type"] == "application_info"

@@ -103,7 +103,7 @@ def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
                     }
                 },
             )
-            assert created.status_code == 200
+            assert created.status_code == 201  # D82
             assert created.headers["x-ratelimit-limit"] == "180"
             request_id = created.json()["request_id"]
 
@@ -167,7 +167,7 @@ def test_sigterm_stops_cleanly() -> None:
         assert root.startswith("http://127.0.0.1:")
         said = process.stdout.readline()
         assert "k3y-secret" not in said and "no-miner" in said
-        answer = httpx.get(f"{root}/requests/requests", headers={"api-key": "k3y-secret"})
+        answer = httpx.get(f"{root}/requests/responses", headers={"api-key": "k3y-secret"})
         assert answer.status_code == 200
     finally:
         process.send_signal(signal.SIGTERM)

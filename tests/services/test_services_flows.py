@@ -148,11 +148,11 @@ async def test_lists_cancel_and_refresh(rig: Rig, ctx: ServiceContext) -> None:
     samples = await rig.samples()
     [first] = await ctx.requests.create(body("cpf", samples["cpf"][1]))
     cancelled = await ctx.requests.cancel(first.request_id)
-    assert cancelled.status in ("cancelling", "cancelled")
+    assert cancelled.outcome in ("cancelling", "cancelled")
     [second] = await ctx.requests.create(body("cpf", samples["cpf"][2]))
     await rig.advance(5)
-    page = await ctx.requests.refresh(1, 50)
-    assert {first.request_id, second.request_id} <= {r.request_id for r in page.page_data}
+    page = await ctx.requests.history().next_page()
+    assert {first.request_id, second.request_id} <= {r.request_id for r in page}
     responses = await ctx.requests.refresh_responses(second.request_id)
     assert responses
     assert len(ctx.requests.cached_responses(second.request_id)) == len(responses)

@@ -25,6 +25,7 @@ from lawsuit_tui.services.context import SANDBOX_ROOT, ServiceContext
 from lawsuit_tui.ui.app import LawsuitApp
 from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 from lawsuit_tui.ui.lookup.screen import LookupScreen
+from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 from tests.support.samples import samples, shared_world
@@ -38,6 +39,7 @@ __all__ = [
     "lawsuit_data",
     "look_up",
     "open_from_lookup",
+    "open_new_request",
     "open_trackings",
     "ready",
     "related_sample",
@@ -159,16 +161,27 @@ def related_sample() -> tuple[str, str]:
     raise LookupError("no lawsuit with a related one in the sandbox world")
 
 
-async def responses_completed(pilot: Any) -> Any:
+async def responses_completed(pilot: Any) -> ResponsesScreen:
     """Wait for the responses screen of a request just opened and for the request's end."""
-    from lawsuit_tui.ui.requests.responses import ResponsesScreen
-
     await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
     screen = pilot.app.screen
     assert isinstance(screen, ResponsesScreen)
     await wait_for(lambda: screen.completed, pilot.pause)
     await settle(pilot)
     return screen
+
+
+async def open_new_request(
+    pilot: Any, harness: Harness, body: Any, *, advance: float = 0.0
+) -> ResponsesScreen:
+    """Create a request (``body``, a CreateRequestBody) through the app's services, let the
+    sandbox run ``advance`` seconds, and open its responses once they are all in."""
+    context = await pilot.app.context()
+    [record] = await context.requests.create(body)
+    if advance:
+        await harness.advance(advance)
+    pilot.app.open_request(record.request_id)
+    return await responses_completed(pilot)
 
 
 async def open_trackings(pilot: Any) -> TrackingsScreen:

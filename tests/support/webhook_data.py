@@ -97,6 +97,37 @@ def request_completed(
     }
 
 
+def completion_notice(
+    request_id: str = "req-1",
+    *,
+    callback_id: str | None = None,
+    code: int | str = 600,
+    message: str = "REQUEST_COMPLETED",
+) -> dict[str, Any]:
+    """D69: the completion as the Portuguese callbacks page shows it, a ``response_created``
+    whose response is ``application_info`` ``{code: 600, message: REQUEST_COMPLETED}``."""
+    n = next(_ids)
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id or f"cb-{n}",
+        "event_type": "response_created",
+        "reference_type": "request",
+        "reference_id": request_id,
+        "payload": {
+            "request_id": request_id,
+            "response_id": f"resp-{n}",
+            "origin": "api",
+            "origin_id": request_id,
+            "request_created_at": "2026-11-20T12:00:00.000Z",
+            "response_type": "application_info",
+            "response_data": {"code": code, "message": message},
+            "user_id": "user-1",
+            "created_at": "2026-11-20T12:00:03.000Z",
+            "tags": {"dashboard_id": None},
+        },
+    }
+
+
 # --------------------------------------------------------------------- processes and polling
 
 

@@ -146,7 +146,7 @@ def samples(sandbox: httpx.Client) -> dict[str, Any]:
 def create(sandbox: httpx.Client, key: str, **search: Any) -> str:
     body = {"search": {"search_type": "lawsuit_cnj", "search_key": key, **search}}
     answer = sandbox.post("/requests/requests", json=body)
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 201, answer.text  # D82
     request_id: str = answer.json()["request_id"]
     return request_id
 

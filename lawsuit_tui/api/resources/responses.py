@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
+import orjson
 
 from lawsuit_tui.api.filters import ResponseFilters
 from lawsuit_tui.api.models import RawPage
@@ -17,6 +19,24 @@ __all__ = ["ResponseRoutes"]
 
 
 class ResponseRoutes(RouteCaller):
+    async def get_response(self, response_id: str) -> ResponseRecord:
+        """GET {requests_url}/responses/{response_id} (D90): one response by its id; the
+        ``request_status`` the page's example adds is kept as an extra field."""
+        return await self._call(
+            "get_response", self._model(ResponseRecord), path={"response_id": response_id}
+        )
+
+    async def get_response_raw(self, response_id: str) -> dict[str, Any]:
+        """``get_response`` as the dict received (to keep in the cache as it came)."""
+
+        def parse(response: httpx.Response) -> dict[str, Any]:
+            data = orjson.loads(response.content)
+            if not isinstance(data, dict) or not isinstance(data.get("response_id"), str):
+                raise ValueError("not a response: response_id is missing")
+            return data
+
+        return await self._call("get_response", parse, path={"response_id": response_id})
+
     async def list_responses(
         self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
     ) -> ResponsesPage:

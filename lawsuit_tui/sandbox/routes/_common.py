@@ -25,9 +25,14 @@ def answer(content: Any, status_code: int = 200) -> FastJSON:
     return FastJSON(content, status_code=status_code)
 
 
-def documented(model: Any, *extra_errors: int, description: str = "Success") -> dict[Any, Any]:
-    """``responses=`` for a route: its 200 body and every error it can answer (D9)."""
-    responses: dict[Any, Any] = {200: {"description": description, "content": json_content(model)}}
+def documented(
+    model: Any, *extra_errors: int, description: str = "Success", status: int = 200
+) -> dict[Any, Any]:
+    """``responses=`` for a route: its success body (``status``: 201 for a creation, D82)
+    and every error it can answer (D64)."""
+    responses: dict[Any, Any] = {
+        status: {"description": description, "content": json_content(model)}
+    }
     responses.update(ERROR_RESPONSES)
     responses.update(error_responses(*extra_errors))
     return responses

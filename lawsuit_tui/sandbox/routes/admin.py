@@ -86,7 +86,13 @@ async def get_faults(_: AnyKey, state: State) -> FastJSON:
 @router.post("/faults", summary="Set faults (D45)", responses=documented(OpenObject))
 async def set_faults(body: FaultsIn, _: AnyKey, state: State) -> FastJSON:
     faults = state.faults
-    for name in ("latency_ms", "error_rate", "malformed_rate", "truncated_rate"):
+    for name in (
+        "latency_ms",
+        "error_rate",
+        "malformed_rate",
+        "truncated_rate",
+        "legacy_completion",
+    ):
         value = getattr(body, name)
         if value is not None:
             setattr(faults, name, value)

@@ -45,12 +45,16 @@ async def attachment_file(
     world = await state.world_ready()
     found = world.find("lawsuit_cnj", cnj)
     if (cnj_key := next((k for k in found if k[1] == instance), None)) is None:
-        raise ServiceError.not_found("RESOURCE_NOT_FOUND", f"lawsuit {cnj} ({instance}) not held")
+        raise ServiceError.not_found(
+            "RESOURCE_NOT_FOUND", f"lawsuit {cnj} ({instance}) not held", lawsuit_cnj=cnj
+        )
     code = cnj_key[0]
     record = await state.run_world(lambda: world.attachment(code, instance, attachment_id))
     if record is None:
         raise ServiceError.not_found(
-            "ATTACHMENT_NOT_FOUND", f"attachment {attachment_id} not found"
+            "ATTACHMENT_NOT_FOUND",
+            f"attachment {attachment_id} not found",
+            attachment_id=attachment_id,
         )
     secret = world.is_secret(code, instance)
     if record.get("private") or secret:  # D41: an active credential opens it
@@ -100,7 +104,9 @@ async def warrant_attachment(
     warrant = criminal.warrant_by_attachment(code, attachment_id)
     if warrant is None:
         raise ServiceError.not_found(
-            "ATTACHMENT_NOT_FOUND", f"attachment {attachment_id} not found"
+            "ATTACHMENT_NOT_FOUND",
+            f"attachment {attachment_id} not found",
+            attachment_id=attachment_id,
         )
     view = await state.run_world(
         lambda: criminal.warrant_view(warrant, None, with_attachments=True)

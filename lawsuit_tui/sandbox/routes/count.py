@@ -92,11 +92,17 @@ class CountErrorList(BaseModel):
     errors: list[str]
 
 
-_INT_ARRAY = {"type": "array", "items": {"type": "integer"}}
+# D94: every field but kind may be null, read as absent (as the sandbox reads it).
+_INT_ARRAY = {"type": ["array", "null"], "items": {"type": "integer"}}
 
 
 def _enum_array(*values: str) -> dict[str, Any]:
-    return {"type": "array", "items": {"type": "string", "enum": list(values)}}
+    return {"type": ["array", "null"], "items": {"type": "string", "enum": list(values)}}
+
+
+def _present(name: str) -> dict[str, Any]:
+    """The schema of a body holding ``name`` with a value (not null)."""
+    return {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
 
 
 COUNT_BODY_SCHEMA: dict[str, Any] = {
@@ -106,10 +112,13 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
     "properties": {
         "kind": {"type": "string", "enum": ["judgement-bond", "sentence-execution"]},
         "tribunals": {**_INT_ARRAY, "description": "Miner court ids (GET /tribunals; D72)"},
-        "amount_min": {"type": "number", "description": "not with amount_tier; <= amount_max"},
-        "amount_max": {"type": "number", "description": "not with amount_tier"},
+        "amount_min": {
+            "type": ["number", "null"],
+            "description": "not with amount_tier; <= amount_max",
+        },
+        "amount_max": {"type": ["number", "null"], "description": "not with amount_tier"},
         "amount_tier": {
-            "type": "string",
+            "type": ["string", "null"],
             "enum": ["0-100k", "100k-250k", "250k-500k", "500k-750k", "750k-1.5M", "1.5M+"],
         },
         "budget_years": {**_INT_ARRAY, "description": "judgement-bond only"},
@@ -127,18 +136,45 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
         },
     },
     "required": ["kind"],
+    # D94: the rules between fields, documented so that a body the schema allows is one the
+    # sandbox takes (amount_min <= amount_max, which a schema cannot say, is a 422).
+    "allOf": [
+        {"not": {"allOf": [_present("amount_tier"), _present("amount_min")]}},
+        {"not": {"allOf": [_present("amount_tier"), _present("amount_max")]}},
+        {
+            "if": {"properties": {"kind": {"const": "judgement-bond"}}, "required": ["kind"]},
+            "then": {"not": _present("tags")},
+        },
+        {
+            "if": {"properties": {"kind": {"const": "sentence-execution"}}, "required": ["kind"]},
+            "then": {"allOf": [{"not": _present("budget_years")}, {"not": _present("natures")}]},
+        },
+    ],
 }
 
 router = APIRouter(prefix="/miner", tags=["count"])
 
 
+def _only_amounts_reversed(body: Any, problems: list[str]) -> bool:
+    """D94: the one rule the schema cannot say, amount_min > amount_max, broken alone."""
+    if len(problems) != 1 or not isinstance(body, dict):
+        return False
+    low, high = body.get("amount_min"), body.get("amount_max")
+    if isinstance(low, bool) or isinstance(high, bool):
+        return False
+    if isinstance(low, int | float) and isinstance(high, int | float):
+        return low > high
+    return False
+
+
 async def read_filter(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
     """The body of a count or find and the filter it applies (``ECHO_FIELDS``, absent ones
-    null); ``400 {errors: [...]}`` naming every problem otherwise."""
+    null); ``400 {errors: [...]}`` naming every problem otherwise (422 for the one rule the
+    schema cannot say, D94)."""
     body = await read_body(request)
     problems = count_problems(body)
     if problems:
-        raise CountErrors(problems)
+        raise CountErrors(problems, status=422 if _only_amounts_reversed(body, problems) else 400)
     return body, {name: body.get(name) for name in ECHO_FIELDS}
 
 
@@ -163,8 +199,9 @@ async def read_body(request: Request) -> Any:
     status_code=201,
     response_model=CountRequest,
     responses={
-        **error_responses(401, 403, 413, 500, 502, 503, 504),
+        **error_responses(401, 403, 413, 500, 502, 503, 504, miner=True),
         400: {"model": CountErrorList, "description": "every problem of the body"},
+        422: {"model": CountErrorList, "description": "amount_min above amount_max (D94)"},
     },
     openapi_extra={
         "requestBody": {

@@ -25,6 +25,7 @@ from lawsuit_tui.sandbox.routes._common import loads_strict
 from lawsuit_tui.sandbox.schemas import COMMON_ERRORS, error_responses
 from lawsuit_tui.sandbox.vault import (
     CredentialNotFoundError,
+    ValidationProblem,
     VaultRefusal,
     VaultValidationError,
 )
@@ -180,25 +181,31 @@ async def _read_json(request: Request) -> Any:
         raise ServiceError.invalid("body", "json_invalid", str(exc)) from None
 
 
+# D94: a body the documented schema refuses is a 400; one it allows that breaks the vault's
+# own rules (a system it does not know, the fields a kind of credential needs, a certificate
+# that is no Base64) is unprocessable, 422.
+_SCHEMA_REQUIRED = ("system_name", "credentials", "body")
+_SCHEMA_RULES = ("type", "json_invalid", "min_items", "max_items", "max_length")
+
+
+def _semantic(problem: ValidationProblem) -> bool:
+    last = problem.field.rsplit(".", 1)[-1]
+    if problem.rule == "required":
+        return last not in _SCHEMA_REQUIRED
+    return problem.rule not in _SCHEMA_RULES
+
+
 def _bad_request(exc: VaultValidationError) -> ServiceError:
-    return ServiceError.bad_request([problem.as_dict() for problem in exc.problems])
-
-
-class _ConflictError(ServiceError):
-    """A 409 of D67, whose ``data`` is an object naming the system and the key."""
-
-    def __init__(self, name: str, data: dict[str, str]) -> None:
-        super().__init__(409, name=name)
-        self.conflict = data
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"name": self.name, "message": self.message, "data": self.conflict}}
+    items = [problem.as_dict() for problem in exc.problems]
+    if exc.problems and all(_semantic(problem) for problem in exc.problems):
+        return ServiceError(422, items, name="HttpUnprocessableEntityError")
+    return ServiceError.bad_request(items)
 
 
 def _refused(exc: VaultRefusal) -> ServiceError:
     """The vault's own code as the error's ``name`` (D67)."""
     if exc.status == 409 and exc.conflict is not None:
-        return _ConflictError(exc.code, exc.conflict)
+        return ServiceError.conflict(exc.code, exc.conflict)
     item = {"field": exc.code, "rule": exc.code, "message": exc.why}
     return ServiceError(exc.status, [item], name=exc.code)
 
@@ -296,7 +303,7 @@ async def list_credentials(
     ),
     response_model=dict[str, Any],
     responses={**_ERRORS, **error_responses(404)},
-    openapi_extra=_json_body(_DELETION_SCHEMA, required=False),
+    openapi_extra=_json_body(_DELETION_SCHEMA),
 )
 async def delete_credential(request: Request, key: VaultKey, state: State) -> dict[str, Any]:
     if (await request.body()).strip():
@@ -309,6 +316,14 @@ async def delete_credential(request: Request, key: VaultKey, state: State) -> di
     try:
         state.vault.delete(body.get("system_name"), body.get("customer_key"))
     except VaultValidationError as exc:
+        if all(problem.rule == "known_system" for problem in exc.problems):
+            # D83: deleting what the vault does not hold is a 404, a system it does not
+            # know included.
+            raise ServiceError.not_found(
+                "CREDENTIAL_NOT_FOUND",
+                exc.problems[0].message,
+                system_name=str(body.get("system_name")),
+            ) from None
         raise _bad_request(exc) from None
     except CredentialNotFoundError as exc:
         raise ServiceError.not_found("CREDENTIAL_NOT_FOUND", str(exc)) from None

@@ -71,7 +71,7 @@ def shown(table: Mapping[StrEnum, str], value: object) -> str:
 
 
 DOCUMENT_TYPES = ("cpf", "cnpj", "oab", "lawsuit_cnj")
-CHECKBOXES = ("on_demand", "with_attachments", "should_search_branches")
+CHECKBOXES = ("on_demand", "with_attachments", "should_search_branches", "judit_ia")
 RANGES = (
     ("distribution_from", "distribution_to"),
     ("last_step_from", "last_step_to"),
@@ -107,6 +107,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("on_demand", "search.on_demand"),
     FieldSpec("with_attachments", "with_attachments"),
     FieldSpec("should_search_branches", "search.should_search_branches"),
+    FieldSpec("judit_ia", "judit_ia"),
     FieldSpec("callback_url", "callback_url"),
     FieldSpec("customer_key", "search.search_params.credential.customer_key"),
     FieldSpec("side", "search.search_params.filter.side"),
@@ -269,6 +270,8 @@ class RequestFormScreen(FramedScreen):
                 yield Checkbox(_("On demand"), compact=True, id="rf-on_demand")
                 yield Checkbox(_("With attachments"), compact=True, id="rf-with_attachments")
                 yield Checkbox(_("Search branches"), compact=True, id="rf-should_search_branches")
+                # D80: the provider's AI summary, a response of its own per lawsuit.
+                yield Checkbox(_("With AI summary"), compact=True, id="rf-judit_ia")
             yield Static("", id="box-checks-error", classes="field-error")
             with Horizontal(classes="row"):
                 yield _field(_("Customer key (vault)"), "customer_key", value=customer_key)
@@ -544,6 +547,8 @@ class RequestFormScreen(FramedScreen):
             body["callback_url"] = values["callback_url"]
         if self._check("with_attachments"):
             body["with_attachments"] = True
+        if self._check("judit_ia"):
+            body["judit_ia"] = ["summary"]
         try:
             return CreateRequestBody.model_validate(body)
         except ValidationError as error:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import orjson
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,9 +29,9 @@ from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.requests import RequestHistory
+    from lawsuit_tui.services.results import CancelOutcome
     from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
-
-PAGE_SIZE = 50
 
 STATUS_STYLE = {
     "pending": "italic",
@@ -95,9 +96,11 @@ class RequestsScreen(FramedScreen):
     HELP_TEXT = N_(
         "Requests ask the courts for fresh data; their responses arrive over seconds or "
         "minutes. The list shows the local cache at once and is then refreshed from the "
-        "service; followed requests update live. {open} opens a request's responses."
+        "service, newest first; followed requests update live. {open} opens a request's "
+        "responses; a response whose id you have (from a webhook log, a colleague) opens with "
+        "{by_id} or from the command palette."
     )
-    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter"}
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "enter", "by_id": "requests.open_response"}
     CSS_PATH = "requests.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -108,6 +111,8 @@ class RequestsScreen(FramedScreen):
         Binding(
             "t", "transfer_files", _("Transfer files"), id="requests.transfer_files", show=False
         ),
+        # Off the footer (full at 80 columns): in the help (F1) and the command palette.
+        Binding("i", "open_response", _("Response by id"), id="requests.open_response", show=False),
     ]
 
     def __init__(self) -> None:
@@ -117,8 +122,8 @@ class RequestsScreen(FramedScreen):
         # it could not keep follow them.
         self.records: LazyItems[RequestRecord] = LazyItems(0, self._fetch_records)
         self._unstored: dict[str, RequestRecord] = {}
-        self.loaded_pages = 0
-        self.all_pages = 0
+        # The service's list, walked newest first a page at a time (D63, D88).
+        self.history: RequestHistory | None = None
         self.all_count: int | None = None
         self.loaded_from_service = False
 
@@ -159,25 +164,32 @@ class RequestsScreen(FramedScreen):
     # --- loading -------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
-        self._load_page(1)
+        self._load_page(fresh=True)
 
     def action_more(self) -> None:
-        if self.loaded_pages < self.all_pages:
-            self._load_page(self.loaded_pages + 1)
+        if self.history is not None and not self.history.exhausted:
+            self._load_page(fresh=False)
+
+    @property
+    def more_to_read(self) -> bool:
+        return self.history is not None and not self.history.exhausted
 
     @work(exclusive=True, group="requests.load", exit_on_error=False)
-    async def _load_page(self, page: int) -> None:
+    async def _load_page(self, *, fresh: bool) -> None:
         context = await self.services()
         self.query_one("#requests-title", Static).update(_("Refreshing from the service…"))
+        if fresh or self.history is None:
+            if self.history is not None:
+                await self.history.aclose()
+            self.history = context.requests.history()
+        history = self.history
         try:
-            result = await context.requests.refresh(page=page, page_size=PAGE_SIZE)
+            page = await history.next_page()
         finally:
             self._show()
-        self.loaded_pages = max(self.loaded_pages, page)
-        self.all_pages = result.all_pages_count
-        self.all_count = result.all_count
+        self.all_count = history.total
         if not context.cache.writable:
-            self._unstored.update((r.request_id, r) for r in result.page_data)
+            self._unstored.update((r.request_id, r) for r in page)
         await self._read_cache(context)
         self.loaded_from_service = True
         self._show()
@@ -225,7 +237,7 @@ class RequestsScreen(FramedScreen):
         position = self.table.position_text()
         if position:
             text += f" · {position}"
-        if self.loaded_pages and self.loaded_pages < self.all_pages:
+        if self.more_to_read:
             key = self.host.binding_key("requests.more")
             text += " · " + _("{key} loads more").format(key=key)
         title.update(text)
@@ -312,6 +324,52 @@ class RequestsScreen(FramedScreen):
     def action_transfer_files(self) -> None:
         self.host.open_transfer_files()
 
+    def action_open_response(self) -> None:
+        """Ask for a response's id (pasted from a webhook log, an e-mail...) and open it
+        among the responses of its request (D90)."""
+        from lawsuit_tui.ui.dialogs.text_prompt import TextPrompt
+
+        prompt = TextPrompt(
+            _("Open a response by its id"),
+            _(
+                "Paste the id of a response, as the service gave it. It is read from the "
+                "service and opens among the responses of its request."
+            ),
+            placeholder="00000000-0000-0000-0000-000000000000",
+            check=response_id_problem,
+        )
+
+        def given(response_id: str | None) -> None:
+            if response_id:
+                self._open_response(response_id)
+
+        self.app.push_screen(prompt, given)
+
+    @work(exclusive=True, group="requests.open_response", exit_on_error=False)
+    async def _open_response(self, response_id: str) -> None:
+        from lawsuit_tui.services.errors import NotFound
+
+        context = await self.services()
+        try:
+            response = await context.requests.response(response_id)
+        except NotFound as error:
+            self.notify(
+                _(
+                    "The service has no response {id} ({code}): check the id; a response "
+                    "opens only with the API key that made its request."
+                ).format(id=response_id, code=error.code or error.status),
+                severity="warning",
+                timeout=10,
+            )
+            return
+        if response.request_id:
+            self.host.open_request(response.request_id, response_id=response_id)
+            return
+        from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+        body = orjson.dumps(response.to_json_dict(), option=orjson.OPT_INDENT_2).decode()
+        self.app.push_screen(TextViewScreen(_("Response {id}").format(id=response_id[:8]), body))
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
             _("Transfer files"),
@@ -331,6 +389,12 @@ class RequestsScreen(FramedScreen):
             self.action_refresh,
             binding_id="requests.refresh",
         )
+        yield PaletteCommand(
+            _("Open a response by its id"),
+            _("Paste the id the service gave"),
+            self.action_open_response,
+            binding_id="requests.open_response",
+        )
         if self.table.selected_item() is not None:
             yield PaletteCommand(
                 _("Cancel or delete request"),
@@ -340,8 +404,15 @@ class RequestsScreen(FramedScreen):
             )
 
 
+def response_id_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a response id (one word, as the service gives ids), or None."""
+    if any(c.isspace() for c in text) or len(text) > 200:
+        return _("A response id is one word, as the service gave it (a UUID).")
+    return None
+
+
 def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
-    """Ask, then cancel a running request or delete a finished one."""
+    """Ask, then cancel a running request or delete a finished one (D62)."""
     finished = str(record.status) in ("completed", "cancelled")
     if finished:
         title = _("Delete request")
@@ -351,15 +422,16 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
         yes = _("Delete")
     else:
         title = _("Cancel request")
-        question = _("Cancel the request for {search}? No more responses will arrive.").format(
-            search=search_text(record)
-        )
+        question = _(
+            "Cancel the request for {search}? No more responses will arrive. A query the "
+            "court has already started may not be cancellable: the service will say."
+        ).format(search=search_text(record))
         yes = _("Cancel request")
 
     def answered(yes_: bool | None) -> None:
         if yes_:
             screen.run_worker(
-                _cancel(screen, record.request_id),
+                _cancel(screen, record),
                 group="requests.cancel",
                 exclusive=True,
                 exit_on_error=False,
@@ -370,13 +442,38 @@ def confirm_cancel(screen: FramedScreen, record: RequestRecord) -> None:
     )
 
 
-async def _cancel(screen: FramedScreen, request_id: str) -> None:
+def cancel_outcome_text(outcome: CancelOutcome, search: str) -> str:
+    """What a cancel-or-delete did, in words (D62)."""
+    record = outcome.record
+    status = word(REQUEST_STATUS_WORDS, record.status) if record is not None else ""
+    texts = {
+        "cancelling": _("Request for {search} cancelled: no more responses will arrive."),
+        "cancelled": _("Request for {search} cancelled: no more responses will arrive."),
+        "deleted": _(
+            "Request for {search} deleted: it leaves the list; its responses stay readable."
+        ),
+        "refused": _(
+            "The service did not cancel the request for {search}: a query the court has "
+            "already started cannot be cancelled and runs to its end."
+        ),
+        "still_running": _(
+            "The service took the cancellation, but the request for {search} is still "
+            "{status}: a query the court has already started may run to its end."
+        ),
+    }
+    text = texts.get(outcome.outcome, _("The request for {search} is {status}; nothing changed."))
+    return text.format(search=search, status=status)
+
+
+async def _cancel(screen: FramedScreen, shown: RequestRecord) -> None:
     context = await screen.services()
-    record = await context.requests.cancel(request_id)
-    status = word(REQUEST_STATUS_WORDS, record.status)
-    if record.deleted_at:
-        status = _("deleted")
-    screen.notify(_("Request {id}: {status}.").format(id=request_id[:8], status=status))
+    outcome = await context.requests.cancel(shown.request_id)
+    warn = outcome.outcome in ("refused", "still_running")
+    screen.notify(
+        cancel_outcome_text(outcome, search_text(outcome.record or shown)),
+        severity="warning" if warn else "information",
+        timeout=12 if warn else 6,
+    )
     refresh = getattr(screen, "request_changed", None)
-    if refresh is not None:
-        refresh(record)
+    if refresh is not None and outcome.record is not None:
+        refresh(outcome.record)

@@ -9,9 +9,12 @@ to the vault when a credential is the fix. The list is paged, so thousands stay 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import Group
+from rich.markdown import Markdown
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -26,6 +29,7 @@ from lawsuit_tui.domain.formatting import (
     format_money,
 )
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.responses import AiSummary
 from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.request_responses import (
@@ -59,6 +63,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.domain.responses import ResponseRecord
     from lawsuit_tui.services.context import ServiceContext
+    from lawsuit_tui.services.court_failures import CourtFailure
     from lawsuit_tui.ui.messages import CacheChanged, LanguageChanged, RequestFollowEvent
 
 
@@ -110,6 +115,9 @@ def news_text(change: Change | None) -> str:
 def kind_text(row: ResponseRow) -> Text:
     if row.response.application_error is not None:
         return Text("✕ " + _("error"), style="bold")
+    if row.response.ai_summary is not None:
+        # Short enough for the column; the detail says "AI summary of ...".
+        return Text("✎ " + _("summary"), style="italic")
     mark = criminal_mark(row.response)  # a warrant or an execution says what it means
     if mark is not None:
         return mark
@@ -126,9 +134,11 @@ def response_row(row: ResponseRow) -> Sequence[str | Text]:
     news = news_text(row.change)
     kind = str(row.response.response_type or "")
     subject = about(row.response)
-    if kind not in ("lawsuit", "application_error", "warrant", "execution"):
-        what = word(RESPONSE_TYPE_WORDS, kind)
-        subject = f"{what}: {subject}" if subject else what
+    if row.response.ai_summary is not None:
+        subject = row.summarises or ""  # D80: the lawsuit it summarises
+    elif kind not in ("lawsuit", "application_error", "warrant", "execution"):
+        label = word(RESPONSE_TYPE_WORDS, kind)
+        subject = f"{label}: {subject}" if subject else label
     return (
         format_int(row.number),
         kind_text(row),
@@ -159,9 +169,11 @@ class ResponsesScreen(FramedScreen):
         Binding("x", "cancel", _("Cancel/delete"), id="responses.cancel"),
     ]
 
-    def __init__(self, request_id: str) -> None:
+    def __init__(self, request_id: str, *, response_id: str | None = None) -> None:
         super().__init__()
         self.request_id = request_id
+        # A response opened by its id (D90): selected once the list is read.
+        self.wanted_response = response_id
         self.followed_request = request_id
         self.record: RequestRecord | None = None
         # Read from the cache a page at a time (validating only the page shown); the
@@ -208,6 +220,12 @@ class ResponsesScreen(FramedScreen):
         context = await self.services()
         await self._read_cache(context)
         self._show()
+        if self.wanted_response is not None:
+            index = await asyncio.to_thread(
+                context.requests.cached_position, self.request_id, self.wanted_response
+            )
+            if index is not None:
+                self.table.show_index(index)
         self._start(context)
 
     async def _read_cache(self, context: ServiceContext) -> None:
@@ -218,6 +236,9 @@ class ResponsesScreen(FramedScreen):
         if record is not None:
             self.record = record
         self.ledger.restart(last)
+        # D92: the courts the request could not reach, whatever page their errors are on.
+        errors = await asyncio.to_thread(context.requests.cached_errors, self.request_id)
+        self.ledger.note_failures(errors)
         self.rows = LazyItems(total, self._fetch_rows, block=self.table.page_size)
         await self.rows.load(0, self.table.page_size)
 
@@ -234,7 +255,7 @@ class ResponsesScreen(FramedScreen):
         """Once the request is over, a provisional copy nobody replaced is the current one."""
         if self.record is None or str(self.record.status) != "completed":
             return
-        for row in confirm_unreplaced(self.rows.loaded()):
+        for row in confirm_unreplaced(self.rows.loaded(), self.ledger.failures):
             self.table.update_item(row)
 
     def _start(self, context: ServiceContext) -> None:
@@ -405,6 +426,11 @@ class ResponsesScreen(FramedScreen):
             self.app.push_screen(EntityCardScreen(entity))
         elif isinstance(data, Lawsuit):
             self.host.open_lawsuit(data.code, data.instance)
+        elif isinstance(data, AiSummary):
+            from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
+
+            title = _("AI summary of {code}").format(code=row.summarises or row.key[:8])
+            self.app.push_screen(TextViewScreen(title, plain_summary(data.text)))
         elif row.response.application_error is not None:
             explanation = explain_application_error(row.response.application_error.code)
             if explanation.needs_credential:
@@ -483,6 +509,19 @@ class ResponsesScreen(FramedScreen):
         )
 
 
+def unreachable_text(failure: CourtFailure) -> str:
+    """Why a stored copy stays provisional: its court was not reached (D92)."""
+    court = failure.court or _("The court")
+    if failure.code == "RATE_LIMIT_TRIBUNAL":
+        text = _(
+            "{court} limited collection and will be asked again in its next cycle: this "
+            "stored copy may be out of date."
+        )
+    else:
+        text = _("{court} could not be reached: this stored copy may be out of date.")
+    return text.format(court=court)
+
+
 def detail_renderable(
     row: ResponseRow,
     vault_key: str,
@@ -519,6 +558,13 @@ def detail_renderable(
             parts.append(Text(_("Service: {details}").format(details=details), style="dim"))
         return Text("\n").join(parts)
     data = response.response_data
+    if isinstance(data, AiSummary):
+        title = _("AI summary of {code}").format(code=row.summarises or _("a lawsuit"))
+        return Group(
+            Text(title, style="bold"),
+            Markdown(plain_summary(data.text)),
+            Text(_("Enter opens the whole summary."), style="dim"),
+        )
     if isinstance(data, Lawsuit):
         head = Text.assemble(
             (data.code, "bold"), f"  {lawsuit_court(data)}  ", (lawsuit_class(data), "italic")
@@ -526,6 +572,9 @@ def detail_renderable(
         lines = [head, Text(lawsuit_parties(data))]
         if not row.provisional:
             lines.append(Text(_("Definitive: the court's own answer."), style="bold"))
+        elif row.unreachable:
+            # D92: never "current" when the court was not reached.
+            lines.append(Text(unreachable_text(row.unreachable), style="bold"))
         elif row.confirmed:
             lines.append(Text(_("The court had nothing newer: this stored copy is current.")))
         elif row.replaced_by:
@@ -549,3 +598,19 @@ def detail_renderable(
 
         return Text(json.dumps(data, ensure_ascii=False, indent=1)[:2000])
     return Text(str(data or ""))
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain_summary(markdown: str) -> str:
+    """The summary's markdown without the HTML the service mixes into it (``<strong
+    className=...>``, ``<ul><li>``): its words, as markdown a terminal can show."""
+    text = re.sub(r"<li>\s*", "- ", markdown)
+    text = _TAG.sub("", text)
+    lines = [line.strip() for line in text.splitlines()]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()

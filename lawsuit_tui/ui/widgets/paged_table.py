@@ -282,6 +282,10 @@ class PagedTable(DataTable[Cell], Generic[T]):
         if self.items:
             self._show_page(self.page, self.cursor_row)
 
+    def show_index(self, index: int) -> None:
+        """Select the item at ``index`` of the list, showing its page."""
+        self._show_page(index // self.page_size, index % self.page_size)
+
     def update_item(self, item: T) -> None:
         """Replace one item (found by key) and redraw its row if it is on the page."""
         key = self._item_key(item)

@@ -137,6 +137,11 @@ async def test_cancel_a_running_request_after_confirming() -> None:
             ),
             pilot.pause,
         )
+        # D62: the service's answer is {success, time}; the screen says what it did, in words.
+        await wait_for(
+            lambda: any("no more responses" in n.message for n in pilot.app._notifications),
+            pilot.pause,
+        )
         harness.clock_gate.set()
 
 

@@ -1,0 +1,67 @@
+"""`lawsuit-tui response ID [--json]` (D90): one response by its id, from a script."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from lawsuit_tui import cli
+from lawsuit_tui.services import context
+
+
+@pytest.fixture
+def one_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command of the test talks to the same sandbox (it keeps nothing between runs)."""
+    made: list[Any] = []
+    build = context.build_sandbox
+
+    def shared(settings: Any) -> Any:
+        if not made:
+            made.append(build(settings))
+        return made[0]
+
+    monkeypatch.setattr(context, "build_sandbox", shared)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_response_by_its_id_plain_and_json(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any], one_sandbox: None
+) -> None:
+    code, out, err = run(capsys, "request", samples["moving_lawsuit"], "--wait", "--json")
+    assert code == 0, err
+    first = json.loads(out)["responses"][0]
+    code, out, err = run(capsys, "response", first["response_id"])
+    assert code == 0, err
+    assert first["response_id"] in out and first["request_id"] in out
+    assert samples["moving_lawsuit"] in out
+    code, out, err = run(capsys, "response", first["response_id"], "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["response_id"] == first["response_id"]
+    assert shown["response_data"]["code"] == first["response_data"]["code"]
+
+
+def test_an_unknown_id_is_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], one_sandbox: None
+) -> None:
+    code, out, err = run(capsys, "response", "00000000-0000-0000-0000-000000000000")
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "RESPONSE_NOT_FOUND" in err
+
+
+def test_an_id_with_spaces_is_refused_before_any_call(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("no call may be made for bad input")
+
+    monkeypatch.setattr(context.ServiceContext, "open", refuse)
+    code, out, err = run(capsys, "response", "two words")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
