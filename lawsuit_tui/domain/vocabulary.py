@@ -21,9 +21,11 @@ from lawsuit_tui.domain.enums import (
     CountKind,
     CountTag,
     CredentialStatus,
+    EntityType,
     Nature,
     RequestStatus,
     ResponseType,
+    RevenueStatus,
     SearchType,
     Side,
     TrackingStatus,
@@ -36,9 +38,11 @@ __all__ = [
     "COUNT_KIND_WORDS",
     "COUNT_TAG_WORDS",
     "CREDENTIAL_STATUS_WORDS",
+    "ENTITY_TYPE_WORDS",
     "NATURE_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
+    "REVENUE_STATUS_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
     "TRACKING_STATUS_WORDS",
@@ -93,6 +97,8 @@ SIDE_WORDS: Final[Mapping[StrEnum, str]] = {
     # The lawyer's words: "polo ativo" / "polo passivo".
     Side.ACTIVE: N_("active side"),
     Side.PASSIVE: N_("passive side"),
+    Side.INTERESTED: N_("interested third party"),
+    Side.UNKNOWN: N_("side not stated"),
 }
 
 COUNT_KIND_WORDS: Final[Mapping[StrEnum, str]] = {
@@ -118,6 +124,26 @@ AMOUNT_TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     AmountTier.FROM_500K_TO_750K: N_("R$ 500 to 750 thousand"),
     AmountTier.FROM_750K_TO_1_5M: N_("R$ 750 thousand to 1.5 million"),
     AmountTier.ABOVE_1_5M: N_("over R$ 1.5 million"),
+}
+
+ENTITY_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
+    EntityType.PERSON: N_("natural person"),
+    EntityType.COMPANY: N_("legal entity"),
+}
+
+REVENUE_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    # The Receita Federal's own words for a CPF or a CNPJ (D103).
+    RevenueStatus.REGULAR: N_("regular"),
+    RevenueStatus.PENDENTE_DE_REGULARIZACAO: N_("pending regularisation"),
+    # Worded apart from the request and tracking statuses: a registration's words agree
+    # with "situação cadastral" (feminine) in Portuguese.
+    RevenueStatus.SUSPENSA: N_("suspended registration"),
+    RevenueStatus.CANCELADA: N_("cancelled registration"),
+    RevenueStatus.TITULAR_FALECIDO: N_("holder deceased"),
+    RevenueStatus.NULA: N_("void registration"),
+    RevenueStatus.ATIVA: N_("active registration"),
+    RevenueStatus.BAIXADA: N_("closed down"),
+    RevenueStatus.INAPTA: N_("unfit registration"),
 }
 
 
