@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.pagination import Page
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
@@ -22,8 +21,6 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 __all__ = [
     "ERROR_RESPONSES",
     "CreateRequestIn",
-    "LookupIn",
-    "LookupOut",
     "SearchIn",
     "TrackingIn",
     "TrackingPatchIn",
@@ -34,7 +31,7 @@ __all__ = [
 ]
 
 SearchTypeIn = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]  # D10
-ResponseTypeIn = Literal["lawsuit", "parties", "attachments", "step", "lawsuits"]
+ResponseTypeIn = Literal["lawsuit", "parties", "attachments", "step", "lawsuits", "entity"]
 SideIn = Literal["Passive", "Active"]
 
 
@@ -113,15 +110,6 @@ class CreateRequestIn(_In):
     tags: dict[str, Any] | None = None
 
 
-class LookupSearchIn(_In):
-    search_type: SearchTypeIn
-    search_key: Annotated[str, Field(min_length=1, max_length=200)]
-
-
-class LookupIn(_In):
-    search: LookupSearchIn
-
-
 class NotificationFiltersIn(_In):
     step_terms: list[str] | None = None
 
@@ -173,14 +161,6 @@ class FailLoginIn(_In):
 
 
 # ------------------------------------------------------------------------- outputs
-
-
-class LookupOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    has_lawsuits: bool
-    request_id: str
-    lawsuits: list[Lawsuit]
 
 
 class RequestsPage(Page[RequestRecord]):

@@ -5,7 +5,8 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` and ``vault``;
+  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts``, ``vault`` and
+  ``datalake_refreshed``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -57,6 +58,7 @@ class SandboxState:
         keys: Mapping[str, KeyConfig],
         clock: SandboxClock,
         rate_limit: tuple[int, float],
+        datalake_rate_limit: tuple[int, float] = (500, 60.0),
         callback_url: str | None = None,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         world: World | None = None,
@@ -68,6 +70,8 @@ class SandboxState:
         self.ids = IdGenerator(seed, id_salt)
         self.tokens = TokenStore(clock)
         self.limiter = SlidingWindowLimiter(clock, *rate_limit)
+        # The lawsuits service's synchronous routes count in a window of their own (D74).
+        self.datalake_limiter = SlidingWindowLimiter(clock, *datalake_rate_limit)
         self.stats = Stats()
         self.faults = Faults()
         self.background = Background(clock)
@@ -81,6 +85,9 @@ class SandboxState:
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()
+        # The datalake's copies an on-demand read refreshed: "<CNJ>#<instance>" -> the ISO
+        # moment of the court's copy it now holds (D102).
+        self.datalake_refreshed: dict[str, str] = {}
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,

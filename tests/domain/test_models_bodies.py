@@ -87,7 +87,7 @@ def test_with_attachments_only_for_lawsuit_cnj() -> None:
 
 @pytest.mark.parametrize(
     ("search_type", "response_type"),
-    [("cpf", "step"), ("oab", "attachments"), ("lawsuit_cnj", "lawsuits"), ("cnpj", "entity")],
+    [("cpf", "step"), ("oab", "attachments"), ("lawsuit_cnj", "lawsuits"), ("oab", "entity")],
 )
 def test_incompatible_response_type(search_type: str, response_type: str) -> None:
     data = {

@@ -272,6 +272,10 @@ class World:
         head = self.head_office(document)
         return head or document
 
+    def documents_named(self, name: str) -> list[str]:
+        """Every CPF or CNPJ (branches included) of a person or company with this name."""
+        return list(self._by_name.get(normalize_name(name), []))
+
     def homonyms(self, name: str) -> list[str]:
         """Documents of the distinct people/companies with this name (branches collapse into
         their head office). More than one means a name search is HOMONYM_AMBIGUOUS."""

@@ -24,7 +24,7 @@ from lawsuit_tui.domain.identifiers import (
 )
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
-from lawsuit_tui.ui.errors import credential_problem
+from lawsuit_tui.ui.errors import Explanation, credential_problem, explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
@@ -250,26 +250,33 @@ class LookupScreen(FramedScreen):
         except Exception as error:
             explanation = credential_problem(error)
             if explanation is not None:
-                self._locked = key
-                vault_key = self.host.binding_key("lookup.vault")
-                title.update(
-                    f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
-                    + _(
-                        "Press {key} to open the vault for this court, Escape to search again."
-                    ).format(key=vault_key)
-                )
-                self.query_one("#suggestions", OptionList).display = False
-                table.display = False
-                self.set_focus(None)  # so that the key reaches the screen, not the field
-                self.refresh_bindings()
+                self._show_locked(key, explanation)
                 return
             if cached is None:
                 title.update(_("The lookup of {key} failed.").format(key=key.display))
             raise
         finally:
             table.loading = False
+        if result.barred_by_secrecy:  # D102: the datalake answers a secret lawsuit stripped
+            self._show_locked(key, explain_application_error("SECRECY_RESTRICTED"))
+            return
         self._show_result(result)
         self._show_suggestions()
+
+    def _show_locked(self, key: SearchKey, explanation: Explanation) -> None:
+        """A lawsuit no credential opens yet: what it means, and the key to the vault."""
+        self._locked = key
+        vault_key = self.host.binding_key("lookup.vault")
+        self.query_one("#results-title", Static).update(
+            f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n"
+            + _("Press {key} to open the vault for this court, Escape to search again.").format(
+                key=vault_key
+            )
+        )
+        self.query_one("#suggestions", OptionList).display = False
+        self.query_one("#results", PagedTable).display = False
+        self.set_focus(None)  # so that the key reaches the screen, not the field
+        self.refresh_bindings()
 
     def _show_result(self, result: LookupResult) -> None:
         self._result = result
