@@ -22,6 +22,7 @@ from lawsuit_tui.api.client import ApiClient, BaseUrls
 from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.services.cache import Cache
 from lawsuit_tui.services.count import CountService
+from lawsuit_tui.services.datalake import DatalakeService
 from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
@@ -93,6 +94,7 @@ class ServiceContext:
         self.vault = VaultService(deps)
         self.count = CountService(deps)
         self.sync = SyncService(deps)
+        self.datalake = DatalakeService(deps)
 
     # --- opening and closing ----------------------------------------------------------------
 
