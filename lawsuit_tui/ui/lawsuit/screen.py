@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -28,8 +29,6 @@ from lawsuit_tui.ui.lawsuit.tree import (
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LawsuitView
@@ -99,15 +98,23 @@ class LawsuitTreeScreen(FramedScreen):
         Binding("e", "export", _("Export JSON"), id="lawsuit.export", show=False),
         Binding("d", "download", _("Download"), id="lawsuit.download"),
         Binding("v", "view", _("View text"), id="lawsuit.view", show=False),
+        Binding("s", "stored_copy", _("Stored copy"), id="lawsuit.stored_copy", show=False),
     ]
 
     def __init__(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        stored_copy_at: datetime | None = None,
     ) -> None:
         super().__init__()
         self.code = code
         self.instance = instance
         self._given = lawsuit
+        self.stored_copy_at = stored_copy_at
+        """Set when ``lawsuit`` is the service's stored copy (D101), fetched then."""
         """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
@@ -116,6 +123,8 @@ class LawsuitTreeScreen(FramedScreen):
 
     def screen_title(self) -> str:
         suffix = f" · {self.instance}º" if self.instance else ""
+        if self.stored_copy_at is not None:
+            suffix += " · " + _("stored copy")
         return _("Lawsuit {code}").format(code=self.code) + suffix
 
     def compose_body(self) -> ComposeResult:
@@ -144,7 +153,9 @@ class LawsuitTreeScreen(FramedScreen):
             # not at all when the lookup already holds it.
             given, self._given = self._given, None
             view: LawsuitView | None
-            if given is not None:
+            if given is not None and self.stored_copy_at is not None:
+                view = _view_from([given], None, self.stored_copy_at)
+            elif given is not None:
                 view = await asyncio.to_thread(context.lawsuits.view_of, given)
             else:
                 view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
@@ -179,7 +190,14 @@ class LawsuitTreeScreen(FramedScreen):
         self.query_one("#lawsuit-header", Static).update(header_table(lawsuit))
         banner = self.query_one("#lawsuit-banner", Static)
         banner.display = view.provisional or bool(self.followed_request)
-        if self.followed_request:
+        if self.stored_copy_at is not None and not self.followed_request:
+            banner.update(
+                _("Stored copy at the service · updated {when} · {key} asks the court").format(
+                    when=format_datetime(lawsuit.updated_at or view.stored_at),
+                    key=self.host.binding_key("lawsuit.fresh"),
+                )
+            )
+        elif self.followed_request:
             banner.update(_("Asking the court for fresh data…"))
         elif view.provisional and self.checked_at:
             banner.update(
@@ -248,6 +266,28 @@ class LawsuitTreeScreen(FramedScreen):
             )
         else:
             self.notify(_("Fresh data of {code} arrived.").format(code=self.code))
+
+    # --- the stored copy (D101) ------------------------------------------------------------
+
+    def action_stored_copy(self) -> None:
+        self._stored_copy()
+
+    @work(exclusive=True, group="lawsuit.stored_copy", exit_on_error=False)
+    async def _stored_copy(self) -> None:
+        context = await self.services()
+        kept = await context.datalake.lawsuit_copy(self.code, self.instance)
+        if kept.value is None:
+            self.notify(
+                _("The service holds no stored copy of {code}.").format(code=self.code),
+                severity="warning",
+            )
+            return
+        copy = kept.value
+        self.app.push_screen(
+            LawsuitTreeScreen(
+                self.code, copy.instance, lawsuit=copy, stored_copy_at=kept.fetched_at
+            )
+        )
 
     # --- acting on a node ----------------------------------------------------------------
 
@@ -372,7 +412,12 @@ class LawsuitTreeScreen(FramedScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
-        return not (typing and action in ("filter", "fresh", "copy", "export", "download", "view"))
+        if action == "stored_copy" and self.stored_copy_at is not None:
+            return False  # already the stored copy
+        return not (
+            typing
+            and action in ("filter", "fresh", "copy", "export", "download", "view", "stored_copy")
+        )
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
@@ -391,6 +436,13 @@ class LawsuitTreeScreen(FramedScreen):
             self.action_export,
             binding_id="lawsuit.export",
         )
+        if self.stored_copy_at is None:
+            yield PaletteCommand(
+                _("Stored copy"),
+                _("The service's own copy of this lawsuit (datalake), without asking the court"),
+                self.action_stored_copy,
+                binding_id="lawsuit.stored_copy",
+            )
         yield PaletteCommand(
             _("Download attachment"),
             _("Save the attachment under the cursor"),
