@@ -335,6 +335,15 @@ class DatalakeService:
         oldest = min((at for _a, at in kept.values()), default=self._d.now())
         return Kept(ordered, oldest, not missing, cost)
 
+    def kept_steps(self, code: str) -> Kept[list[StepsCountItem]] | None:
+        """The steps kept for one CNJ number, whatever their age (offline)."""
+        number = StepsCountBody(lawsuit_cnj=[code]).lawsuit_cnj[0]
+        kept = self._d.cache.datalake_answer(STEPS, number)
+        if kept is None:
+            return None
+        items = [StepsCountItem.model_validate(i) for i in kept.answer or []]
+        return Kept(items, kept.fetched_at, True, DatalakeCost(0))
+
     # --- the stored copy of one lawsuit ----------------------------------------------------
 
     async def lawsuit_copy(
