@@ -38,6 +38,7 @@ __all__ = [
     "select",
     "steps_count",
     "stored_lawsuit",
+    "without_nulls",
 ]
 
 # D102: the search types the datalake pages name; the others are not served here.
@@ -130,6 +131,16 @@ def _barred(state: SandboxState, code: str, instance: int) -> bool:
     if not world.is_secret(code, instance):
         return False
     return state.vault.status(world.court_system(code, instance), "*") != "active"
+
+
+def without_nulls(value: Any) -> Any:
+    """D102: absent fields left out rather than sent as null (the OAS makes none nullable);
+    copies, the world's views are shared."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
 
 
 def _stripped(lawsuit: dict[str, Any]) -> dict[str, Any]:
@@ -392,7 +403,8 @@ def stored_lawsuit(
     lawsuit = dict(wanted[0])
     found_instance = int(lawsuit.get("instance") or 1)
     if _barred(state, code, found_instance):
-        return _stripped(lawsuit)
+        stripped: dict[str, Any] = without_nulls(_stripped(lawsuit))
+        return stripped
     attachments = list(lawsuit.get("attachments") or [])
     if all_att:
         attachments = [a for c in copies for a in c.get("attachments") or []]
@@ -401,7 +413,7 @@ def stored_lawsuit(
     lawsuit["attachments"] = attachments
     if saved_att:
         lawsuit["saved_attachments"] = [a for a in attachments if a.get("status") == "done"]
-    return lawsuit
+    return without_nulls(lawsuit)  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------------------- registration data
