@@ -38,7 +38,7 @@ from lawsuit_tui.domain.requests import Filter
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.deps import Deps
 
-__all__ = ["DatalakeCost", "DatalakeService", "Kept", "entity_key"]
+__all__ = ["DatalakeCost", "DatalakeService", "Kept", "entity_key", "query_key"]
 
 T = TypeVar("T")
 

@@ -143,3 +143,19 @@ def test_entity_keys_and_costs() -> None:
         "1 billable call to the datalake (read live: billed at the higher rate)"
     )
     assert DatalakeCost(0).describe() == "from the local cache, no call"
+
+
+async def test_a_filtered_lookup_is_kept_apart_from_the_whole_one(
+    dctx: ServiceContext, rig: Rig
+) -> None:
+    busy = parse_search_key((await rig.samples())["busy_person"])
+    whole = await dctx.lookup.lookup(busy)
+    passive = Filter(side="Passive")
+    narrow = await dctx.lookup.lookup(busy, flt=passive)
+    assert 0 < len(narrow.lawsuits) < len(whole.lawsuits)
+    assert len(narrow.lawsuits) == (await dctx.datalake.count(busy, passive)).value
+    kept_whole, kept_narrow = dctx.lookup.cached(busy), dctx.lookup.cached(busy, passive)
+    assert kept_whole is not None and len(kept_whole.lawsuits) == len(whole.lawsuits)
+    assert kept_narrow is not None and len(kept_narrow.lawsuits) == len(narrow.lawsuits)
+    with pytest.raises(ValueError, match="unknown court"):
+        await dctx.lookup.lookup(busy, flt=Filter(tribunals={"keys": ["NOPE"]}))
