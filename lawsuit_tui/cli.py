@@ -209,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=_("CALLS/SECONDS"),
         help=_("rate limit per key (default 180/60)"),
     )
+    serve.add_argument(
+        "--datalake-rate-limit",
+        type=rate_limit_arg,
+        default=None,
+        metavar=_("CALLS/SECONDS"),
+        help=_("rate limit per key of the lawsuits service's synchronous routes (default 500/60)"),
+    )
 
     webhooks = sub.add_parser("webhooks", help=_("receive the service's callbacks"))
     webhooks_sub = webhooks.add_subparsers(

@@ -73,6 +73,12 @@ _EMPTY_LISTS = (
 )
 
 
+# Null-free copies remembered (as SandboxState.stored_view does: a few hundred lawsuits, the
+# big ones made again each time).
+_VIEWS_KEPT = 256
+_VIEW_MAX_STEPS = 2_000
+
+
 def _compact(text: str) -> str:
     return re.sub(r"[^0-9A-Za-z]", "", text).upper()
 
@@ -95,19 +101,32 @@ def _refresh_key(code: str, instance: int) -> str:
 
 
 def stored_copies(state: SandboxState, code: str, instance: int | None) -> list[dict[str, Any]]:
-    """The datalake's copies of a lawsuit's instances: the world's stored copy, or the court's
-    copy of the moment an on-demand read refreshed it (shared dicts: copy to change)."""
+    """The datalake's copies of a lawsuit's instances, without nulls: the world's stored copy,
+    or the court's copy of the moment an on-demand read refreshed it (shared dicts: copy to
+    change). Remembered for the next question (``state.datalake_views``)."""
     world = state.world
     out: list[dict[str, Any]] = []
     for found_code, found_instance in world.find("lawsuit_cnj", code):
         if instance is not None and found_instance != instance:
             continue
         refreshed = state.datalake_refreshed.get(_refresh_key(found_code, found_instance))
-        if refreshed is not None:
-            at = datetime.fromisoformat(refreshed)
-            out.extend(world.court_view(found_code, found_instance, at))
+        key = (found_code, found_instance, refreshed or "")
+        views = state.datalake_views.get(key)
+        if views is None:
+            if refreshed is not None:
+                made = world.court_view(
+                    found_code, found_instance, datetime.fromisoformat(refreshed)
+                )
+            else:
+                made = state.stored_view(found_code, found_instance)
+            views = [without_nulls(view) for view in made]
+            if sum(len(v.get("steps") or ()) for v in views) <= _VIEW_MAX_STEPS:
+                state.datalake_views[key] = views
+                if len(state.datalake_views) > _VIEWS_KEPT:
+                    state.datalake_views.popitem(last=False)
         else:
-            out.extend(state.stored_view(found_code, found_instance))
+            state.datalake_views.move_to_end(key)
+        out.extend(views)
     return out
 
 
@@ -134,17 +153,20 @@ def _barred(state: SandboxState, code: str, instance: int) -> bool:
 
 
 def without_nulls(value: Any) -> Any:
-    """D102: absent fields left out rather than sent as null (the OAS makes none nullable);
-    copies, the world's views are shared."""
+    """D102: absent fields left out rather than sent as null (the OAS makes none nullable).
+    Never changes ``value`` (the world's views are shared): what it must change is copied."""
     if isinstance(value, dict):
-        return {k: without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
+        for item in value.values():
+            if item is None or (item and isinstance(item, dict | list)):
+                return {k: without_nulls(v) for k, v in value.items() if v is not None}
+        return value  # nothing to leave out, nothing nested: shared as it is (most steps)
+    if isinstance(value, list) and value and isinstance(value[0], dict | list):
         return [without_nulls(v) for v in value]
     return value
 
 
 def _stripped(lawsuit: dict[str, Any]) -> dict[str, Any]:
-    out = {name: lawsuit[name] for name in _PUBLIC_FIELDS if name in lawsuit}
+    out = {name: lawsuit[name] for name in _PUBLIC_FIELDS if lawsuit.get(name) is not None}
     for name in _EMPTY_LISTS:
         out[name] = []
     return out
@@ -403,8 +425,7 @@ def stored_lawsuit(
     lawsuit = dict(wanted[0])
     found_instance = int(lawsuit.get("instance") or 1)
     if _barred(state, code, found_instance):
-        stripped: dict[str, Any] = without_nulls(_stripped(lawsuit))
-        return stripped
+        return _stripped(lawsuit)
     attachments = list(lawsuit.get("attachments") or [])
     if all_att:
         attachments = [a for c in copies for a in c.get("attachments") or []]
@@ -413,7 +434,7 @@ def stored_lawsuit(
     lawsuit["attachments"] = attachments
     if saved_att:
         lawsuit["saved_attachments"] = [a for a in attachments if a.get("status") == "done"]
-    return without_nulls(lawsuit)  # type: ignore[no-any-return]
+    return lawsuit
 
 
 # ------------------------------------------------------------------------- registration data

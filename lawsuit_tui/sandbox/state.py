@@ -88,6 +88,8 @@ class SandboxState:
         # The datalake's copies an on-demand read refreshed: "<CNJ>#<instance>" -> the ISO
         # moment of the court's copy it now holds (D102).
         self.datalake_refreshed: dict[str, str] = {}
+        # Their copies without nulls, remembered (derived, never saved): see sandbox/datalake.py.
+        self.datalake_views: OrderedDict[tuple[str, int, str], list[dict[str, Any]]] = OrderedDict()
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from lawsuit_tui.sandbox.auth import datalake_rate_limited, require_bearer, require_key
-from lawsuit_tui.sandbox.datalake import select, without_nulls
+from lawsuit_tui.sandbox.datalake import select
 from lawsuit_tui.sandbox.datalake_schemas import LawsuitsIn, LawsuitsOut
 from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.keys import KeyConfig
@@ -38,7 +38,7 @@ async def _answer(
 
     def compute() -> tuple[list[dict[str, Any]], bool]:
         items = select(state, body).items
-        shown = [without_nulls(lw) for lw in items[(page - 1) * size : page * size]]
+        shown = items[(page - 1) * size : page * size]
         if strip_source_name:
             shown = [_without_source_name(lw) for lw in shown]
         return shown, bool(items)
