@@ -131,7 +131,7 @@ def _prepare(args: argparse.Namespace) -> Any:
         key = parse_search_key(args.key)
         flt = filter_of(args)
         DatalakeSearch.of(key.search_type, key.key, flt)  # the filter's rules, before any call
-        return (_count if command == "count" else _synthetic)(args, key, flt)
+        return _counted(args, key, flt)
     if command == "steps":
         return _steps(args, StepsCountBody(lawsuit_cnj=args.numbers).lawsuit_cnj)
     key = parse_search_key(args.number)
@@ -179,58 +179,43 @@ def _entity(args: argparse.Namespace, key: SearchKey) -> Any:
     return use_case
 
 
-def _count(args: argparse.Namespace, key: SearchKey, flt: Filter | None) -> Any:
+def _counted(args: argparse.Namespace, key: SearchKey, flt: Filter | None) -> Any:
+    """``count`` or ``synthetic``: the same question (a key and a filter), two answers."""
+    count = args.datalake_command == "count"
+
     async def use_case(ctx: ServiceContext) -> int:
-        kept = (
-            ctx.datalake.kept_count(key, flt)
-            if args.offline
-            else await ctx.datalake.count(key, flt, max_age=_age(args))
-        )
+        service = ctx.datalake
+        kept: Kept[Any] | None
+        if args.offline:
+            kept = service.kept_count(key, flt) if count else service.kept_synthetic(key, flt)
+        elif count:
+            kept = await service.count(key, flt, max_age=_age(args))
+        else:
+            kept = await service.synthetic(key, flt, max_age=_age(args))
         if kept is None:
             return _nothing_kept(key.display)
+        value: Any = kept.value
         if args.json:
             search = DatalakeSearch.of(key.search_type, key.key, flt)
-            _print_json(
-                {
-                    "search_type": key.search_type,
-                    "search_key": key.key,
-                    "filter": (search.to_wire().get("search_params") or {}).get("filter"),
-                    "total": kept.value,
-                    "cost": _cost(kept),
-                }
-            )
+            payload: dict[str, Any] = {
+                "search_type": key.search_type,
+                "search_key": key.key,
+                "filter": (search.to_wire().get("search_params") or {}).get("filter"),
+            }
+            if count:
+                payload["total"] = value
+            else:
+                payload["aggregations"] = value.to_json_dict()
+            _print_json({**payload, "cost": _cost(kept)})
             return EXIT_OK
-        print(
-            ngettext("{n} lawsuit for {key}", "{n} lawsuits for {key}", kept.value).format(
-                n=format_int(kept.value), key=key.display
+        if count:
+            print(
+                ngettext("{n} lawsuit for {key}", "{n} lawsuits for {key}", value).format(
+                    n=format_int(value), key=key.display
+                )
             )
-        )
-        _print_cost(kept)
-        return EXIT_OK
-
-    return use_case
-
-
-def _synthetic(args: argparse.Namespace, key: SearchKey, flt: Filter | None) -> Any:
-    async def use_case(ctx: ServiceContext) -> int:
-        kept = (
-            ctx.datalake.kept_synthetic(key, flt)
-            if args.offline
-            else await ctx.datalake.synthetic(key, flt, max_age=_age(args))
-        )
-        if kept is None:
-            return _nothing_kept(key.display)
-        if args.json:
-            _print_json(
-                {
-                    "search_type": key.search_type,
-                    "search_key": key.key,
-                    "aggregations": kept.value.to_json_dict(),
-                    "cost": _cost(kept),
-                }
-            )
-            return EXIT_OK
-        print("\n".join(synthetic_lines(kept.value)))
+        else:
+            print("\n".join(synthetic_lines(value)))
         _print_cost(kept)
         return EXIT_OK
 

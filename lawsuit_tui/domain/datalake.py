@@ -28,7 +28,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from lawsuit_tui.domain.base import ApiModel, Number, as_datetime
-from lawsuit_tui.domain.bodies import BodyModel
+from lawsuit_tui.domain.bodies import BodyModel, PageParams
 from lawsuit_tui.domain.courts import court_by_acronym
 from lawsuit_tui.domain.enums import Open, SearchType, Side, enum_or_none
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
@@ -40,7 +40,6 @@ __all__ = [
     "DATALAKE_SEARCH_TYPES",
     "ENTITY_SEARCH_TYPES",
     "LAWSUITS_PAGE_SIZE",
-    "MAX_LAWSUITS_PAGE_SIZE",
     "STEPS_COUNT_BATCH",
     "SYNTHETIC_DIMENSIONS",
     "Bucket",
@@ -63,9 +62,9 @@ __all__ = [
     "parse_steps_count",
 ]
 
-# D71: page_size default 100 and at most 1000 (the pagination page).
+# D71: the service's page is 100 by default and at most 1000 (the pagination page); the
+# client reads the largest pages, so a listing takes the fewest calls.
 LAWSUITS_PAGE_SIZE = 1000
-MAX_LAWSUITS_PAGE_SIZE = 1000
 # D107: CNJ numbers per POST /steps/count (the docs give only a minimum of one).
 STEPS_COUNT_BATCH = 500
 
@@ -160,17 +159,11 @@ class DatalakeSearchParams(BodyModel):
     lawsuit_instance: int | None = None
 
 
-class DatalakeSearch(BodyModel):
-    """``search`` of the datalake routes (Lawsuits.Body.Post): the key and its filter."""
-
-    default_response_type: ClassVar[str] = "lawsuits"
+class _KeyedSearch(BodyModel):
+    """What every datalake search names: a search type and a key that is not blank."""
 
     search_type: Open[SearchType]
     search_key: str
-    response_type: str | None = None
-    search_params: DatalakeSearchParams | None = None
-    on_demand: bool | None = None
-    cache_ttl_in_days: int | None = None
 
     @field_validator("search_key")
     @classmethod
@@ -178,6 +171,17 @@ class DatalakeSearch(BodyModel):
         if not value.strip():
             raise _invalid(_("search_key must not be empty"))
         return value
+
+
+class DatalakeSearch(_KeyedSearch):
+    """``search`` of the datalake routes (Lawsuits.Body.Post): the key and its filter."""
+
+    default_response_type: ClassVar[str] = "lawsuits"
+
+    response_type: str | None = None
+    search_params: DatalakeSearchParams | None = None
+    on_demand: bool | None = None
+    cache_ttl_in_days: int | None = None
 
     @field_validator("cache_ttl_in_days")
     @classmethod
@@ -228,27 +232,10 @@ class DatalakeSearch(BodyModel):
         )
 
 
-class DatalakePagination(BodyModel):
-    page: int = 1
+class DatalakePagination(PageParams):
+    """``search_params.pagination`` of the listing: page from 1, 1..1000 a page (D71)."""
+
     page_size: int = LAWSUITS_PAGE_SIZE
-
-    @field_validator("page")
-    @classmethod
-    def _page_from_one(cls, value: int) -> int:
-        if value < 1:
-            raise _invalid(_("page must be at least 1, not {value}").format(value=value))
-        return value
-
-    @field_validator("page_size")
-    @classmethod
-    def _size_in_bounds(cls, value: int) -> int:
-        if not 1 <= value <= MAX_LAWSUITS_PAGE_SIZE:
-            raise _invalid(
-                _("page_size must be between {low} and {high}, not {value}").format(
-                    low=1, high=MAX_LAWSUITS_PAGE_SIZE, value=value
-                )
-            )
-        return value
 
 
 class LawsuitsQueryParams(BodyModel):
@@ -286,18 +273,9 @@ class SyntheticBody(BodyModel):
     search: SyntheticSearch
 
 
-class EntitySearch(BodyModel):
-    search_type: Open[SearchType]
-    search_key: str
+class EntitySearch(_KeyedSearch):
     response_type: str = "entity"
     on_demand: bool | None = None
-
-    @field_validator("search_key")
-    @classmethod
-    def _key_not_empty(cls, value: str) -> str:
-        if not value.strip():
-            raise _invalid(_("search_key must not be empty"))
-        return value
 
     @model_validator(mode="after")
     def _type_accepted(self) -> EntitySearch:

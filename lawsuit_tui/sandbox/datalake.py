@@ -17,15 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from lawsuit_tui.domain.datalake import SYNTHETIC_DIMENSIONS
 from lawsuit_tui.sandbox.datalake_schemas import (
-    DatalakeFilterIn,
     DatalakeSearchParamsIn,
     EntitiesIn,
     LawsuitsIn,
 )
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.lawsuit_filters import matches
-from lawsuit_tui.sandbox.schemas import FilterIn, KeysFilterIn, SubjectFilterIn
 from lawsuit_tui.sandbox.searches import normalize_search_key
 from lawsuit_tui.sandbox.state import SandboxState
 
@@ -175,24 +174,6 @@ def _stripped(lawsuit: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------------- the selection
 
 
-def _filter_in(flt: DatalakeFilterIn | None) -> FilterIn | None:
-    """The request filter the shared matcher reads; ``side`` is checked apart (it needs the
-    searched party, which may be several documents)."""
-    if flt is None:
-        return None
-    data = flt.model_dump(exclude_none=True, exclude={"side", "tribunals"})
-    converted = FilterIn.model_validate(data)
-    if flt.tribunals is not None:
-        converted.tribunals = KeysFilterIn(
-            keys=flt.tribunals.keys, not_equal=flt.tribunals.not_equal
-        )
-    for name in ("subject_codes", "subject_names"):
-        value = getattr(flt, name)
-        if value is not None:
-            setattr(converted, name, SubjectFilterIn.model_validate(value.model_dump()))
-    return converted
-
-
 def _party_documents(party: dict[str, Any]) -> set[str]:
     docs = {_compact(str(d.get("document", ""))) for d in party.get("documents") or []}
     if party.get("main_document"):
@@ -251,7 +232,6 @@ def select(
     key = normalize_search_key(search.search_type, search.search_key)
     params: DatalakeSearchParamsIn = body.merged_params()
     flt = params.filter
-    matcher = _filter_in(flt)
     searched = _searched_documents(state, search_type, key)
     selection.searched = searched
     world = state.world
@@ -275,7 +255,8 @@ def select(
         if by_cnj and search.on_demand:
             _on_demand(state, code, instance, body.ttl_days)
         for lawsuit in stored_copies(state, code, instance):
-            if not matches(lawsuit, matcher, None):
+            # The searched party's side is checked below: it may be several documents.
+            if not matches(lawsuit, flt, None):
                 continue
             if flt is not None and flt.side is not None:
                 sides = {p.get("side") for p in searched_parties(lawsuit, searched)}
@@ -306,20 +287,7 @@ def _buckets(counter: Counter[str]) -> list[dict[str, Any]]:
 
 def aggregate(selection: Selection, request_id: str) -> dict[str, Any]:
     """D106: ``POST /lawsuits/synthetic`` over the listing's items."""
-    names = (
-        "classifications",
-        "subjects",
-        "areas",
-        "tribunals",
-        "justices",
-        "phases",
-        "states",
-        "instances",
-        "sides",
-        "person_types",
-        "names",
-        "other_parties",
-    )
+    names = SYNTHETIC_DIMENSIONS
     counters: dict[str, Counter[str]] = {name: Counter() for name in names}
 
     def add(name: str, values: Iterable[Any]) -> None:

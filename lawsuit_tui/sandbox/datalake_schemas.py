@@ -9,7 +9,6 @@ insensitively and courts zero-padded or not (D79). Unknown fields are accepted a
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
@@ -22,6 +21,7 @@ from lawsuit_tui.domain.datalake import (
 )
 from lawsuit_tui.domain.entities import EntitiesAnswer
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.sandbox.schemas import FilterIn, KeysFilterIn
 
 __all__ = [
     "CountOut",
@@ -58,49 +58,26 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class KeysIn(_In):
-    keys: list[str] = Field(default_factory=list)
-    not_equal: bool = False
-
-
-class SubjectsIn(_In):
-    """``{contains, not_contains}`` (OAS); ``{keys, not_equal}`` is read too (D6)."""
-
-    contains: list[str] | None = None
-    not_contains: list[str] | None = None
-    keys: list[str] | None = None
-    not_equal: bool | None = None
-
-
-class TribunalsIn(KeysIn):
+class TribunalsIn(KeysFilterIn):
     @field_validator("keys")
     @classmethod
-    def _known_courts(cls, value: list[str]) -> list[str]:
+    def _known_courts(cls, value: list[str] | None) -> list[str] | None:
         """D79: ``TRT02`` is ``TRT2``, any case; an acronym of no court is refused."""
         out: list[str] = []
-        for key in value:
+        for key in value or []:
             acronym = canonical_tribunal(key)
             if acronym is None:
                 raise ValueError(f"unknown tribunal {key!r} (court acronyms such as TJSP, TRT2)")
             out.append(acronym)
-        return out
+        return out if value is not None else None
 
 
-class DatalakeFilterIn(_In):
-    side: str | None = None
-    party_names: list[str] | None = None
-    party_documents: list[str] | None = None
-    distribution_date_gte: datetime | None = None
-    distribution_date_lte: datetime | None = None
-    last_step_date_gte: datetime | None = None
-    last_step_date_lte: datetime | None = None
+class DatalakeFilterIn(FilterIn):
+    """The requests' filter (schemas.FilterIn) with the datalake's readings: any side of the
+    OAS's four in any case, courts by acronym, zero-padded or not (D79)."""
+
+    side: str | None = None  # type: ignore[assignment]
     tribunals: TribunalsIn | None = None
-    classification_codes: KeysIn | None = None
-    classification_names: KeysIn | None = None
-    subject_codes: SubjectsIn | None = None
-    subject_names: SubjectsIn | None = None
-    amount_gte: float | None = None
-    amount_lte: float | None = None
 
     @field_validator("side")
     @classmethod

@@ -8,21 +8,12 @@ from typing import Any
 import pytest
 
 from lawsuit_tui import cli
-from lawsuit_tui.services import context
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = cli.main(["datalake", *argv])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-@pytest.fixture
-def no_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("no call may be made for bad input")
-
-    monkeypatch.setattr(context.ServiceContext, "open", refuse)
 
 
 def test_entity_as_text_and_json(

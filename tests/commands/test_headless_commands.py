@@ -23,14 +23,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.fixture
-def no_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("no call may be made for bad input")
-
-    monkeypatch.setattr(context.ServiceContext, "open", refuse)
-
-
 def test_lookup_plain_and_json(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> None:
     code_number = samples["lawsuit_cnj"][0]
     code, out, err = run(capsys, "lookup", code_number)

@@ -13,10 +13,6 @@ Self-contained (the shared conformance harness is another engineer's, merged lat
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -41,6 +37,7 @@ from tests.support.client_rig import make_client
 from tests.support.clock import VirtualClock
 from tests.support.roundtrip import assert_same_payload
 from tests.support.samples import samples, shared_world
+from tests.support.served_sandbox import served_sandbox
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "lawsuits"
@@ -235,27 +232,8 @@ async def test_the_sandboxs_answers_validate_across_the_world(
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:"), process.stderr and process.stderr.read()
-        process.stdout.readline()  # "accepting api-key ..."
+    with served_sandbox() as root:
         yield root
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
 
 
 def test_the_postman_collection_is_answered_as_documented(served: str) -> None:

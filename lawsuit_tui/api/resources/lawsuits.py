@@ -69,23 +69,12 @@ class LawsuitsRoutes(RouteCaller):
         return await self._call("entities", self._model(EntitiesAnswer), body=body.to_wire())
 
     async def stored_lawsuit(
-        self,
-        lawsuit_cnj: str,
-        instance: int | None = None,
-        *,
-        saved_attachments: bool = False,
-        only_attachments_with_steps: bool = False,
-        all_attachments: bool = False,
+        self, lawsuit_cnj: str, instance: int | None = None, **attachments: bool
     ) -> Lawsuit | None:
         """GET {lawsuits_url}/lawsuits/{lawsuit_cnj}: the datalake's copy of one instance
-        (D101); None when the datalake holds none."""
-        found = await self.stored_lawsuit_with_raw(
-            lawsuit_cnj,
-            instance,
-            saved_attachments=saved_attachments,
-            only_attachments_with_steps=only_attachments_with_steps,
-            all_attachments=all_attachments,
-        )
+        (D101); None when the datalake holds none. ``attachments``: the options of
+        :meth:`stored_lawsuit_with_raw`."""
+        found = await self.stored_lawsuit_with_raw(lawsuit_cnj, instance, **attachments)
         return found[0] if found is not None else None
 
     async def stored_lawsuit_with_raw(
@@ -97,7 +86,10 @@ class LawsuitsRoutes(RouteCaller):
         only_attachments_with_steps: bool = False,
         all_attachments: bool = False,
     ) -> tuple[Lawsuit, dict[str, Any]] | None:
-        """As :meth:`stored_lawsuit`, with the JSON received (what the cache keeps)."""
+        """As :meth:`stored_lawsuit`, with the JSON received (what the cache keeps).
+        ``saved_attachments`` adds the attachments whose file is stored,
+        ``only_attachments_with_steps`` keeps those tied to a step, ``all_attachments`` lists
+        every instance's (D101)."""
         params: dict[str, str] = {}
         if instance is not None:
             params["instance"] = str(instance)
