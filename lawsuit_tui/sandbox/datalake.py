@@ -262,10 +262,7 @@ def select(
                 sides = {p.get("side") for p in searched_parties(lawsuit, searched)}
                 if flt.side not in sides:
                     continue
-            item = lawsuit
-            if not body.process_status:  # D102: phase and status only when asked
-                item = {k: v for k, v in lawsuit.items() if k not in ("phase", "status")}
-            selection.items.append(item)
+            selection.items.append(lawsuit)
     selection.items.sort(
         key=lambda lw: (
             str(lw.get("distribution_date") or ""),

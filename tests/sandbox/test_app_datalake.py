@@ -174,6 +174,7 @@ async def test_synthetic_agrees_with_the_listing(sb: Sandbox, samples: dict[str,
     assert {b.value for b in aggregations.sides} <= {"ACTIVE", "PASSIVE"}  # D79: upper case
     assert sum(b.count for b in aggregations.sides) >= len(items)
     assert {b.value for b in aggregations.names} == {"Osvaldo Queiroz Brandão"}
+    assert sum(b.count for b in aggregations.phases) == len(items)  # whatever process_status
     assert all(isinstance(b["value"], str) for b in data["instances"])  # OAS: strings
     assert "Osvaldo Queiroz Brandão" not in {b.value for b in aggregations.other_parties}
     filtered = body("cpf", busy, search_params={"filter": {"side": "Passive"}})

@@ -39,6 +39,8 @@ async def _answer(
     def compute() -> tuple[list[dict[str, Any]], bool]:
         items = select(state, body).items
         shown = items[(page - 1) * size : page * size]
+        if not body.process_status:  # D102: phase and status only when asked
+            shown = [{k: v for k, v in lw.items() if k not in ("phase", "status")} for lw in shown]
         if strip_source_name:
             shown = [_without_source_name(lw) for lw in shown]
         return shown, bool(items)
