@@ -116,6 +116,8 @@ def main(argv: list[str]) -> int:
             "0",
             "--rate-limit",
             "100000000/60",
+            "--datalake-rate-limit",
+            "100000000/60",
         ],
         stdout=subprocess.PIPE,
         text=True,

@@ -40,6 +40,7 @@ COMMANDS = (
     "search",
     "transfer-files",
     "miner",
+    "datalake",
 )
 RESPONSE_TYPES = (
     "lawsuit",
@@ -70,6 +71,7 @@ COUNT_KINDS = ("judgement-bond", "sentence-execution")
 AMOUNT_TIERS = ("0-100k", "100k-250k", "250k-500k", "500k-750k", "750k-1.5M", "1.5M+")
 NATURES = ("alimentary", "common")
 COUNT_TAGS = ("precatory_dispatched", "possible_precatory", "possible_approved_calculation")
+SIDES = ("active", "passive", "interested", "unknown")
 
 
 def add_miner_filter(parser: argparse.ArgumentParser) -> None:
@@ -299,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=_("CALLS/SECONDS"),
         help=_("rate limit per key (default 180/60)"),
     )
+    serve.add_argument(
+        "--datalake-rate-limit",
+        type=rate_limit_arg,
+        default=None,
+        metavar=_("CALLS/SECONDS"),
+        help=_("rate limit per key of the lawsuits service's synchronous routes (default 500/60)"),
+    )
 
     webhooks = sub.add_parser("webhooks", help=_("receive the service's callbacks"))
     webhooks_sub = webhooks.add_subparsers(
@@ -507,7 +516,108 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mark.add_argument("--json", action="store_true", help=_("print JSON"))
 
+    _add_datalake_parser(sub)
     return parser
+
+
+def _add_cache_age(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-age",
+        type=positive_int_arg,
+        default=None,
+        metavar=_("HOURS"),
+        help=_("answer from the local cache when it holds an answer younger than this"),
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help=_("answer from the local cache only, whatever its age; no call"),
+    )
+    parser.add_argument("--json", action="store_true", help=_("print JSON"))
+
+
+def _add_datalake_filter(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", metavar=_("KEY"), help=_("CPF, CNPJ, OAB or CNJ number"))
+    parser.add_argument("--side", choices=SIDES, default=None, help=_("the key's side"))
+    parser.add_argument(
+        "--tribunal",
+        dest="tribunals",
+        action="append",
+        default=[],
+        metavar=_("ACRONYM"),
+        help=_("only this court, e.g. TJSP or TRT2 (repeatable)"),
+    )
+    parser.add_argument(
+        "--exclude-tribunal",
+        dest="excluded_tribunals",
+        action="append",
+        default=[],
+        metavar=_("ACRONYM"),
+        help=_("leave this court out (repeatable)"),
+    )
+    parser.add_argument(
+        "--class-code",
+        dest="class_codes",
+        action="append",
+        default=[],
+        metavar=_("CODE"),
+        help=_("CNJ class code (repeatable)"),
+    )
+    parser.add_argument(
+        "--subject-code",
+        dest="subject_codes",
+        action="append",
+        default=[],
+        metavar=_("CODE"),
+        help=_("CNJ subject code (repeatable)"),
+    )
+    parser.add_argument(
+        "--distributed-from", default=None, metavar=_("DATE"), help=_("distributed on or after")
+    )
+    parser.add_argument(
+        "--distributed-to", default=None, metavar=_("DATE"), help=_("distributed on or before")
+    )
+    parser.add_argument(
+        "--amount-min", type=amount_arg, default=None, metavar=_("X"), help=_("minimum amount")
+    )
+    parser.add_argument(
+        "--amount-max", type=amount_arg, default=None, metavar=_("X"), help=_("maximum amount")
+    )
+    _add_cache_age(parser)
+
+
+def _add_datalake_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``lawsuit-tui datalake ...``: the lawsuits service's synchronous routes (D111)."""
+    datalake = sub.add_parser(
+        "datalake", help=_("ask the service's datalake: registration data, counts, copies")
+    )
+    actions = datalake.add_subparsers(dest="datalake_command", metavar=_("ACTION"), required=True)
+    entity = actions.add_parser("entity", help=_("registration data of a CPF, CNPJ or name"))
+    entity.add_argument("key", metavar=_("KEY"), help=_("CPF, CNPJ or a name"))
+    entity.add_argument(
+        "--on-demand", action="store_true", help=_("read the Receita Federal live (costs more)")
+    )
+    entity.add_argument(
+        "--reveal-partners",
+        action="store_true",
+        help=_("show partners' CPFs unmasked (never kept in the cache)"),
+    )
+    _add_cache_age(entity)
+    count = actions.add_parser("count", help=_("how many lawsuits the datalake holds for a key"))
+    _add_datalake_filter(count)
+    synthetic = actions.add_parser(
+        "synthetic", help=_("a key's lawsuits counted by court, class, subject, side...")
+    )
+    _add_datalake_filter(synthetic)
+    steps = actions.add_parser("steps", help=_("steps and attachments of each CNJ number"))
+    steps.add_argument("numbers", nargs="+", metavar=_("CNJ"), help=_("CNJ numbers"))
+    _add_cache_age(steps)
+    lawsuit = actions.add_parser("lawsuit", help=_("the service's stored copy of a lawsuit"))
+    lawsuit.add_argument("number", metavar=_("CNJ"), help=_("CNJ number"))
+    lawsuit.add_argument(
+        "--instance", type=positive_int_arg, default=None, metavar=_("N"), help=_("instance")
+    )
+    _add_cache_age(lawsuit)
 
 
 # --- language and dispatch -----------------------------------------------------------------

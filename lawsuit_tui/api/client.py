@@ -43,6 +43,7 @@ from lawsuit_tui.api.ledger import RateLedger, open_shared
 from lawsuit_tui.api.ratelimit import RateLimiter, RateWait, Sleep
 from lawsuit_tui.api.resources.attachments import AttachmentRoutes
 from lawsuit_tui.api.resources.base import BULK_PAGE_SIZE
+from lawsuit_tui.api.resources.lawsuits import LawsuitsRoutes
 from lawsuit_tui.api.resources.lookup import LookupRoutes
 from lawsuit_tui.api.resources.miner import MinerRoutes
 from lawsuit_tui.api.resources.requests import RequestRoutes
@@ -107,6 +108,9 @@ class ClientConfig:
     bearer_token: str | None = field(default=None, repr=False)
     rate_calls: int = 180
     rate_seconds: float = 60.0
+    # The lawsuits service's synchronous routes: a window of their own (D74, D100).
+    datalake_rate_calls: int = 500
+    datalake_rate_seconds: float = 60.0
     connect_timeout: float = 10.0
     read_timeout: float = 30.0
     lookup_read_timeout: float = 120.0
@@ -150,16 +154,18 @@ class ClientConfig:
             ledger_fallback_dir=settings.cache_dir / "rate-ledger",
         )
 
-    def shared_ledger(self, transport: httpx.AsyncBaseTransport | None) -> RateLedger | None:
-        """The ledger shared with the other processes on this key (see ``open_shared``)."""
+    def shared_ledger(
+        self, transport: httpx.AsyncBaseTransport | None, service_url: str | None = None
+    ) -> RateLedger | None:
+        """The ledger shared with the other processes on this key (see ``open_shared``), of
+        the window of ``service_url`` (default: the requests service's)."""
         if not self.share_rate_window:
             return None
         # A stamp in flight longer than every time-out of one attempt put together is stale.
         ttl = self.connect_timeout + self.write_timeout + self.pool_timeout
         ttl += max(self.read_timeout, self.lookup_read_timeout) + 30.0
-        return open_shared(
-            self.api_key, self.base_urls.requests_url, self.ledger_fallback_dir, transport, ttl
-        )
+        url = service_url or self.base_urls.requests_url
+        return open_shared(self.api_key, url, self.ledger_fallback_dir, transport, ttl)
 
 
 @dataclass
@@ -190,6 +196,7 @@ def _int_header(headers: httpx.Headers, name: str) -> int | None:
 
 class ApiClient(
     LookupRoutes,
+    LawsuitsRoutes,
     RequestRoutes,
     ResponseRoutes,
     TrackingRoutes,
@@ -236,6 +243,19 @@ class ApiClient(
             sleep=self._sleep,
             ledger=ledger,
         )
+        # D100: the datalake routes' own window, shared like the other when that one is.
+        self._own_datalake_ledger = (
+            config.shared_ledger(transport, config.base_urls.lawsuits_url)
+            if self._own_ledger is not None
+            else None
+        )
+        self.datalake_limiter = RateLimiter(
+            config.datalake_rate_calls,
+            config.datalake_rate_seconds,
+            clock=self._clock,
+            sleep=self._sleep,
+            ledger=self._own_datalake_ledger,
+        )
         self.stats = ApiStats()
         self._call_listeners: list[Callable[[str, int | None], None]] = []
         self._http = httpx.AsyncClient(
@@ -255,8 +275,11 @@ class ApiClient(
     async def aclose(self) -> None:
         await self._http.aclose()
         await self.limiter.flush()
+        await self.datalake_limiter.flush()
         if self._own_ledger is not None:
             self._own_ledger.close()
+        if self._own_datalake_ledger is not None:
+            self._own_datalake_ledger.close()
 
     @property
     def http(self) -> httpx.AsyncClient:
@@ -307,6 +330,10 @@ class ApiClient(
 
     # --- the one way to call --------------------------------------------------------------
 
+    def _limiter_of(self, route: Route) -> RateLimiter:
+        """The window a route counts in: the datalake's (D100) or the shared one (D25)."""
+        return self.datalake_limiter if route.datalake else self.limiter
+
     def _url(self, route: Route, path_params: Mapping[str, object] | None) -> str:
         base = getattr(self.base_urls, route.base)
         params = {k: quote(str(v), safe="") for k, v in (path_params or {}).items()}
@@ -351,6 +378,7 @@ class ApiClient(
             self._clock, c.max_attempts, c.max_total_seconds, c.max_rate_wait_seconds
         )
         after_429 = [False]
+        window = self._limiter_of(route)
 
         def count_retry(state: RetryCallState) -> None:
             self.stats.retries += 1
@@ -361,12 +389,12 @@ class ApiClient(
         async def sleep(seconds: float) -> None:
             if not after_429[0]:
                 return await self._sleep(seconds)
-            with self.limiter.showing_wait(seconds, "retry_after"):
+            with window.showing_wait(seconds, "retry_after"):
                 await self._sleep(seconds)
 
         def block_everyone(seconds: float) -> None:
             # Never longer than a call may wait: beyond that the 429 is the answer.
-            self.limiter.block(min(seconds, c.max_rate_wait_seconds))
+            window.block(min(seconds, c.max_rate_wait_seconds))
 
         retrying = AsyncRetrying(
             sleep=sleep,
@@ -405,9 +433,10 @@ class ApiClient(
         budget: RetryBudget,
     ) -> httpx.Response:
         slot = None
-        if route.limited:
+        limiter = self._limiter_of(route)
+        if route.limited or route.datalake:
             queued_from = self._clock()
-            slot = await self.limiter.acquire()
+            slot = await limiter.acquire()
             budget.queued += max(0.0, self._clock() - queued_from)
         try:
             response = await self._http.request(
@@ -421,18 +450,18 @@ class ApiClient(
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
             # The connection never opened: the service never saw this call.
             if slot is not None:
-                self.limiter.release(slot)
+                limiter.release(slot)
             self._record(route, None)
             raise TransportFailure(_describe(exc), timed_out=False, sent=False) from exc
         except httpx.TimeoutException as exc:
             if slot is not None:
-                self.limiter.complete(slot)
+                limiter.complete(slot)
             self._record(route, None)
             raise TransportFailure(_describe(exc), timed_out=True, sent=True) from exc
         except httpx.RequestError as exc:
             # Dropped connection, protocol error, undecodable body: it may have been processed.
             if slot is not None:
-                self.limiter.complete(slot)
+                limiter.complete(slot)
             self._record(route, None)
             raise TransportFailure(_describe(exc), timed_out=False, sent=True) from exc
         except BaseException:
@@ -440,10 +469,10 @@ class ApiClient(
             # may have reached the service. Its slot must leave the window in time; left in
             # flight it would be lost to every caller for the life of the client.
             if slot is not None:
-                self.limiter.complete(slot)
+                limiter.complete(slot)
             raise
         if slot is not None:
-            self.limiter.complete(
+            limiter.complete(
                 slot,
                 remaining=_int_header(response.headers, "x-ratelimit-remaining"),
                 limit=_int_header(response.headers, "x-ratelimit-limit"),

@@ -7,21 +7,15 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from pydantic import Field
 
-from lawsuit_tui.domain.base import ApiModel
-from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.datalake import LawsuitsAnswer
 from lawsuit_tui.domain.requests import RequestRecord
 
 __all__ = ["AttachmentFile", "CancelAnswer", "LookupAnswer", "RawPage"]
 
 
-class LookupAnswer(ApiModel):
-    """POST /lawsuits (and its bearer variant): ``{has_lawsuits, request_id, lawsuits}``."""
-
-    has_lawsuits: bool | None = None
-    request_id: str | None = None
-    lawsuits: list[Lawsuit] = Field(default_factory=list)
+# POST /lawsuits (and its bearer variant): ``{has_lawsuits, request_id, lawsuits}`` (D71).
+LookupAnswer = LawsuitsAnswer
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ The flags decide behaviour elsewhere, so each route states them once here:
   naming no resource, means this service does not offer it (OperationNotAvailable).
 - ``slow``: the read time-out is ``timeouts.lookup_read`` (a court can be slow to answer).
 - ``bearer``: authenticated with ``Authorization: Bearer`` instead of ``api-key``.
+- ``datalake``: counted by the lawsuits service's own window of its synchronous routes (D74,
+  D100) instead of the shared one; implies ``limited``.
 """
 
 from __future__ import annotations
@@ -31,14 +33,17 @@ class Route:
     optional: bool = False
     slow: bool = False
     bearer: bool = False
+    datalake: bool = False
 
     @property
     def label(self) -> str:
         return f"{self.method} {{{self.base}}}{self.path}"
 
 
-_ALL = (
-    Route("lookup", "POST", "lawsuits_url", "/lawsuits", slow=True),
+_ALL: tuple[Route, ...] = (
+    # The datalake's synchronous routes (D100): billed per call (D108), so never repeated once
+    # they may have reached the service.
+    Route("lookup", "POST", "lawsuits_url", "/lawsuits", slow=True, creating=True, datalake=True),
     Route("lookup_bearer", "POST", "requests_url", "/lawsuits", slow=True, bearer=True),
     Route("create_request", "POST", "requests_url", "/requests", limited=True, creating=True),
     Route("get_request", "GET", "requests_url", "/requests/{request_id}", limited=True),
@@ -82,6 +87,31 @@ _ALL = (
     Route("list_transfer_files", "GET", "lawsuits_url", "/transfer-file"),
     Route("get_transfer_file", "GET", "lawsuits_url", "/transfer-file/{transfer_file_id}"),
     Route("update_transfer_file", "PATCH", "lawsuits_url", "/transfer-file/{transfer_file_id}"),
+)
+
+_ALL += (
+    Route(
+        "count_lawsuits", "POST", "lawsuits_url", "/lawsuits/count", creating=True, datalake=True
+    ),
+    Route(
+        "synthetic_lawsuits",
+        "POST",
+        "lawsuits_url",
+        "/lawsuits/synthetic",
+        creating=True,
+        datalake=True,
+    ),
+    Route("steps_count", "POST", "lawsuits_url", "/steps/count", creating=True, datalake=True),
+    # on_demand reads the Receita Federal live: seconds, not milliseconds.
+    Route("entities", "POST", "lawsuits_url", "/entities", slow=True, creating=True, datalake=True),
+    Route(
+        "stored_lawsuit",
+        "GET",
+        "lawsuits_url",
+        "/lawsuits/{lawsuit_cnj}",
+        creating=True,
+        datalake=True,
+    ),
 )
 
 ROUTES: dict[str, Route] = {route.name: route for route in _ALL}

@@ -41,9 +41,9 @@ def root_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def _rate_limit(value: object) -> tuple[int, float]:
+def _rate_limit(value: object, default: tuple[int, float] = (180, 60.0)) -> tuple[int, float]:
     if value is None:
-        return (180, 60.0)
+        return default
     if isinstance(value, tuple):
         return int(value[0]), float(value[1])
     from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
@@ -60,6 +60,7 @@ async def serve(
     callback_url: str | None = None,
     rate_limit: tuple[int, float] = (180, 60.0),
     speed: float = 1.0,
+    datalake_rate_limit: tuple[int, float] = (500, 60.0),
 ) -> int:
     """Serve until Ctrl-C or SIGTERM. ``speed``: how fast the sandbox's clock runs (the
     setting ``sandbox.speed``; 1 is real time)."""
@@ -72,6 +73,7 @@ async def serve(
         seed=seed,
         api_keys=api_keys,
         rate_limit=rate_limit,
+        datalake_rate_limit=datalake_rate_limit,
         callback_url=callback_url,
         clock=SandboxClock(speed=speed),
     )
@@ -126,6 +128,9 @@ def run(args: argparse.Namespace, settings: Any) -> int:
     speed = float(getattr(sandbox_settings, "speed", 1.0))
     try:
         rate_limit = _rate_limit(getattr(args, "rate_limit", None))
+        datalake_rate_limit = _rate_limit(
+            getattr(args, "datalake_rate_limit", None), default=(500, 60.0)
+        )
         from lawsuit_tui.sandbox.keys import parse_keys
 
         parse_keys(keys or ["sandbox"])
@@ -142,6 +147,7 @@ def run(args: argparse.Namespace, settings: Any) -> int:
                 callback_url=getattr(args, "callback_url", None),
                 rate_limit=rate_limit,
                 speed=speed,
+                datalake_rate_limit=datalake_rate_limit,
             )
         )
     except KeyboardInterrupt:

@@ -117,10 +117,26 @@ _ACCEPTED_RESPONSE_TYPES: dict[SearchType, tuple[ResponseType, ...]] = {
         ResponseType.ATTACHMENTS,
         ResponseType.STEP,
     ),
-    SearchType.CPF: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
-    SearchType.CNPJ: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+    # D68: registration data (entity) of a CPF, a CNPJ or a name.
+    SearchType.CPF: (
+        ResponseType.LAWSUITS,
+        ResponseType.LAWSUIT,
+        ResponseType.PARTIES,
+        ResponseType.ENTITY,
+    ),
+    SearchType.CNPJ: (
+        ResponseType.LAWSUITS,
+        ResponseType.LAWSUIT,
+        ResponseType.PARTIES,
+        ResponseType.ENTITY,
+    ),
     SearchType.OAB: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
-    SearchType.NAME: (ResponseType.LAWSUITS, ResponseType.LAWSUIT, ResponseType.PARTIES),
+    SearchType.NAME: (
+        ResponseType.LAWSUITS,
+        ResponseType.LAWSUIT,
+        ResponseType.PARTIES,
+        ResponseType.ENTITY,
+    ),
 }
 
 # D68 (amends D11): what the provider's documents add to D11's table, after D11's types.

@@ -13,6 +13,7 @@ deliberate exception to the round-trip law; an unknown value round-trips untouch
 from __future__ import annotations
 
 import typing
+import unicodedata
 from enum import StrEnum
 from functools import cache
 from typing import Annotated, Any, TypeVar
@@ -29,6 +30,7 @@ __all__ = [
     "CredentialMessage",
     "CredentialStatus",
     "DocumentType",
+    "EntityType",
     "EventType",
     "ExecutionPhase",
     "MinerRequestStatus",
@@ -40,6 +42,7 @@ __all__ = [
     "PrisonRegime",
     "RequestStatus",
     "ResponseType",
+    "RevenueStatus",
     "SearchType",
     "ServiceIa",
     "Side",
@@ -81,6 +84,9 @@ class Origin(StrEnum):
 class Side(StrEnum):
     PASSIVE = "Passive"
     ACTIVE = "Active"
+    # The datalake's filter and parties also name these (openapi/lawsuits.json).
+    INTERESTED = "Interested"
+    UNKNOWN = "Unknown"
 
 
 class PlanConfigType(StrEnum):
@@ -340,8 +346,34 @@ class ServiceIa(StrEnum):
     SUMMARY = "summary"
 
 
+class EntityType(StrEnum):
+    """Registration data (POST /entities): a person (CPF) or a company (CNPJ)."""
+
+    PERSON = "person"
+    COMPANY = "company"
+
+
+class RevenueStatus(StrEnum):
+    """The registration status at the Receita Federal, as it publishes it (D103).
+
+    A person's CPF: regular, suspended, cancelled, pending regularisation, holder deceased,
+    void. A company's CNPJ: active, closed, unfit, suspended, void."""
+
+    REGULAR = "REGULAR"
+    PENDENTE_DE_REGULARIZACAO = "PENDENTE DE REGULARIZAÇÃO"
+    SUSPENSA = "SUSPENSA"
+    CANCELADA = "CANCELADA"
+    TITULAR_FALECIDO = "TITULAR FALECIDO"
+    NULA = "NULA"
+    ATIVA = "ATIVA"
+    BAIXADA = "BAIXADA"
+    INAPTA = "INAPTA"
+
+
 def _fold(value: str) -> str:
-    return value.casefold().replace("-", "_").replace(" ", "_")
+    # Accents aside too: the Receita's words come with or without them ("REGULARIZACAO").
+    plain = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c))
+    return plain.casefold().replace("-", "_").replace(" ", "_")
 
 
 @cache

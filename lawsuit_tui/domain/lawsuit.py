@@ -266,6 +266,8 @@ class Lawsuit(ApiModel):
     pipelines: list[Any] | None = None
     full_lawsuit_file: FullLawsuitFile | None = None
     amount: Number | None = None
+    # The stored copy (GET /lawsuits/{cnj}, D101) with saved_att: the attachments kept.
+    saved_attachments: list[Attachment] | None = None
 
     @property
     def is_secret(self) -> bool:

@@ -24,6 +24,7 @@ from lawsuit_tui.domain.enums import (
     CountTag,
     CredentialMessage,
     CredentialStatus,
+    EntityType,
     ExecutionPhase,
     MinerRequestStatus,
     Nature,
@@ -31,6 +32,7 @@ from lawsuit_tui.domain.enums import (
     PrisonRegime,
     RequestStatus,
     ResponseType,
+    RevenueStatus,
     SearchType,
     Side,
     TrackingStatus,
@@ -49,6 +51,7 @@ __all__ = [
     "COUNT_TAG_WORDS",
     "CREDENTIAL_MESSAGE_WORDS",
     "CREDENTIAL_STATUS_WORDS",
+    "ENTITY_TYPE_WORDS",
     "EXECUTION_PHASE_WORDS",
     "MINER_ERROR_WORDS",
     "MINER_STATUS_WORDS",
@@ -57,6 +60,7 @@ __all__ = [
     "PRISON_REGIME_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
+    "REVENUE_STATUS_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
     "TRACKING_STATUS_WORDS",
@@ -126,6 +130,8 @@ SIDE_WORDS: Final[Mapping[StrEnum, str]] = {
     # The lawyer's words: "polo ativo" / "polo passivo".
     Side.ACTIVE: N_("active side"),
     Side.PASSIVE: N_("passive side"),
+    Side.INTERESTED: N_("interested third party"),
+    Side.UNKNOWN: N_("side not stated"),
 }
 
 COUNT_KIND_WORDS: Final[Mapping[StrEnum, str]] = {
@@ -397,6 +403,26 @@ PLAN_CONFIG_WORDS: Final[Mapping[StrEnum, str]] = {
     PlanConfigType.CUSTOM_TRACKING: N_("custom tracking"),
     PlanConfigType.CUSTOM_TRACKING_FIXED_TIME: N_("custom tracking, fixed time"),
     PlanConfigType.COMMUNICATION_TRACKING: N_("tracking of court communications"),
+}
+
+ENTITY_TYPE_WORDS: Final[Mapping[StrEnum, str]] = {
+    EntityType.PERSON: N_("natural person"),
+    EntityType.COMPANY: N_("legal entity"),
+}
+
+REVENUE_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    # The Receita Federal's own words for a CPF or a CNPJ (D103).
+    RevenueStatus.REGULAR: N_("regular"),
+    RevenueStatus.PENDENTE_DE_REGULARIZACAO: N_("pending regularisation"),
+    # Worded apart from the request and tracking statuses: a registration's words agree
+    # with "situação cadastral" (feminine) in Portuguese.
+    RevenueStatus.SUSPENSA: N_("suspended registration"),
+    RevenueStatus.CANCELADA: N_("cancelled registration"),
+    RevenueStatus.TITULAR_FALECIDO: N_("holder deceased"),
+    RevenueStatus.NULA: N_("void registration"),
+    RevenueStatus.ATIVA: N_("active registration"),
+    RevenueStatus.BAIXADA: N_("closed down"),
+    RevenueStatus.INAPTA: N_("unfit registration"),
 }
 
 

@@ -34,6 +34,7 @@ DEFAULT_API_KEY = "sandbox"
 # The route families (modules of lawsuit_tui/sandbox/routes), in the order they are mounted.
 ROUTE_MODULES = (
     "lookup",
+    "datalake",
     "requests",
     "responses",
     "tracking",
@@ -52,6 +53,7 @@ def create_app(
     seed: int = 7,
     api_keys: Sequence[str] = (DEFAULT_API_KEY,),
     rate_limit: tuple[int, float] = (180, 60.0),
+    datalake_rate_limit: tuple[int, float] = (500, 60.0),
     clock: SandboxClock | None = None,
     callback_url: str | None = None,
     webhook_transport: httpx.AsyncBaseTransport | None = None,
@@ -68,6 +70,7 @@ def create_app(
         keys=parse_keys(api_keys or (DEFAULT_API_KEY,)),
         clock=clock or SandboxClock(),
         rate_limit=rate_limit,
+        datalake_rate_limit=datalake_rate_limit,
         callback_url=callback_url,
         webhook_transport=webhook_transport,
         world=world,

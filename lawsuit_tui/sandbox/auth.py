@@ -22,11 +22,13 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import FlatServiceError, ServiceError
 from lawsuit_tui.sandbox.keys import FEATURES, KeyConfig
+from lawsuit_tui.sandbox.ratelimit import SlidingWindowLimiter
 from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = [
     "api_key_header",
     "bearer_scheme",
+    "datalake_rate_limited",
     "rate_limited",
     "require_any_key",
     "require_bearer",
@@ -113,10 +115,23 @@ async def rate_limited(
     FastAPI resolves a route's ``dependencies=`` before its parameters, so this reads the key
     itself; an unknown or missing key is not counted (the key dependency answers 401).
     """
+    _count_call(request, state, state.limiter, api_key)
+
+
+async def datalake_rate_limited(
+    request: Request, state: State, api_key: Annotated[str | None, Depends(api_key_header)]
+) -> None:
+    """Dependency for the lawsuits service's synchronous routes: their own window (D74)."""
+    _count_call(request, state, state.datalake_limiter, api_key)
+
+
+def _count_call(
+    request: Request, state: SandboxState, limiter: SlidingWindowLimiter, api_key: str | None
+) -> None:
     config = state.keys.get(api_key.strip()) if api_key else None
     if config is None:
         return
-    decision = state.limiter.hit(config.key)
+    decision = limiter.hit(config.key)
     headers = decision.headers()
     request.state.ratelimit_headers = headers
     if not decision.allowed:
@@ -124,7 +139,7 @@ async def rate_limited(
         raise FlatServiceError(
             429,
             "TOO_MANY_REQUESTS",
-            f"rate limit of {decision.limit} calls per {state.limiter.seconds:g} s exceeded",
+            f"rate limit of {decision.limit} calls per {limiter.seconds:g} s exceeded",
             "RATE_LIMIT_EXCEEDED",
             headers={**headers, "Retry-After": str(decision.retry_after)},
         )

@@ -29,6 +29,7 @@ from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
     application_error,
     cost_of,
+    entity_plan_config_type,
     normalize_search_key,
     plan_config_type,
     request_response_types,
@@ -191,7 +192,13 @@ class RequestEngine:
             "source_name": "sandbox",
             "plan_config_type": plan_type
             or (special[0] if special else None)
-            or plan_config_type(search.search_type, with_attachments, on_demand, branches, summary),
+            or (
+                entity_plan_config_type(search.search_type, on_demand)
+                if response_type == "entity"
+                else plan_config_type(
+                    search.search_type, with_attachments, on_demand, branches, summary
+                )
+            ),
             "judit_ia": ["summary"] if summary else [],  # D80
             "cost": 0.0
             if origin == "tracking"
@@ -498,6 +505,24 @@ class RequestEngine:
             return Result("application_error", application_error("ENTITY_NOT_FOUND"), cached)
         return Result("entity", entity, cached)
 
+    def _entities(self, entry: RequestEntry, read_at: datetime | None) -> list[Result]:
+        """D110: registration data, as POST /entities answers them: one response per entity
+        (every homonym of a name); the datalake's copy at start, the Receita's (``read_at``)
+        when asked on demand."""
+        world = self.state.world
+        search = entry.search
+        documents = (
+            world.homonyms(search.search_key)
+            if search.search_type == "name"
+            else [search.search_key]
+        )
+        cached = read_at is None
+        return [
+            Result("entity", entity, cached)
+            for document in documents
+            if (entity := world.entity(document, read_at=read_at)) is not None
+        ]
+
     def _cached_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
         """D13, D14: the stored copies (none with on_demand); decides whether the court runs."""
         if entry.search.on_demand:
@@ -505,6 +530,10 @@ class RequestEngine:
         if special_searches.is_special(entry.search):
             entry.court_needed = True  # no stored copy: the answer comes from the court
             return []
+        if entry.search.response_type == "entity":
+            held = self._entities(entry, None)
+            entry.court_needed = not held
+            return held
         hits = self._hits(entry)
         if not hits:
             return []
@@ -541,6 +570,12 @@ class RequestEngine:
         return results
 
     def _court_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
+        if entry.search.response_type == "entity":
+            read_at = at if entry.search.on_demand else None
+            found = self._entities(entry, read_at)
+            return found or [
+                Result("application_error", application_error("ENTITY_NOT_FOUND"), False)
+            ]
         state = self.state
         world = state.world
         if special_searches.is_special(entry.search):

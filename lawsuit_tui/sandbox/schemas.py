@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.pagination import Page
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseRecord
@@ -24,8 +23,6 @@ __all__ = [
     "ERROR_RESPONSES",
     "BadRequestError",
     "CreateRequestIn",
-    "LookupIn",
-    "LookupOut",
     "RequestDeletedOut",
     "ResponseOut",
     "SearchIn",
@@ -37,7 +34,6 @@ __all__ = [
     "schema_ref",
 ]
 
-LookupSearchTypeIn = Literal["cpf", "cnpj", "oab", "lawsuit_cnj", "lawsuit_id", "name"]  # D10
 SearchTypeIn = Literal[
     "cpf",
     "cnpj",
@@ -62,6 +58,8 @@ ResponseTypeIn = Literal[
     "execution",
     "sanction",
     "communication",
+    # D78, D110
+    "entity",
 ]
 SideIn = Literal["Passive", "Active"]
 
@@ -151,15 +149,6 @@ class CreateRequestIn(_In):
     judit_ia: list[Literal["summary"]] | None = None  # D80
 
 
-class LookupSearchIn(_In):
-    search_type: LookupSearchTypeIn
-    search_key: Annotated[str, Field(min_length=1, max_length=200)]
-
-
-class LookupIn(_In):
-    search: LookupSearchIn
-
-
 class NotificationFiltersIn(_In):
     step_terms: list[str] | None = None
 
@@ -228,14 +217,6 @@ class FailLoginIn(_In):
 
 
 # ------------------------------------------------------------------------- outputs
-
-
-class LookupOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    has_lawsuits: bool
-    request_id: str
-    lawsuits: list[Lawsuit]
 
 
 class RequestsPage(Page[RequestRecord]):

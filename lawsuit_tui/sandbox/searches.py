@@ -15,6 +15,7 @@ __all__ = [
     "LAWSUIT_SEARCHES",
     "application_error",
     "cost_of",
+    "entity_plan_config_type",
     "normalize_search_key",
     "plan_config_type",
     "request_response_types",
@@ -24,14 +25,15 @@ __all__ = [
 LAWSUIT_SEARCHES = ("lawsuit_cnj", "lawsuit_id")
 DOCUMENT_SEARCHES = ("cpf", "cnpj", "oab", "name")
 
-# D11: accepted response types per search type, the first being the default.
+# D11: accepted response types per search type, the first being the default; D68's
+# `entity` row (registration data) for cpf, cnpj and name.
 _RESPONSE_TYPES: dict[str, tuple[str, ...]] = {
     "lawsuit_cnj": ("lawsuit", "parties", "attachments", "step"),
     "lawsuit_id": ("lawsuit", "parties", "attachments", "step"),
-    "cpf": ("lawsuits", "lawsuit", "parties"),
-    "cnpj": ("lawsuits", "lawsuit", "parties"),
+    "cpf": ("lawsuits", "lawsuit", "parties", "entity"),
+    "cnpj": ("lawsuits", "lawsuit", "parties", "entity"),
     "oab": ("lawsuits", "lawsuit", "parties"),
-    "name": ("lawsuits", "lawsuit", "parties"),
+    "name": ("lawsuits", "lawsuit", "parties", "entity"),
 }
 
 # D68 (amends D11): what requests add to D11's table (trackings keep D11's).
@@ -130,6 +132,14 @@ def plan_config_type(
     else:
         plan = "complete_document_search_on_demand" if on_demand else "complete_document_search"
     return f"{plan}_with_summary" if summary else plan
+
+
+def entity_plan_config_type(search_type: str, on_demand: bool) -> str:
+    """D110: a registration-data request's plan (the PlanConfigType names of requests.json)."""
+    kind = {"cpf": "entity_person_search", "name": "entity_person_name_search"}.get(
+        search_type, "entity_company_search"
+    )
+    return f"{kind}_on_demand" if on_demand else kind
 
 
 def cost_of(search_type: str, with_attachments: bool) -> float:

@@ -6,8 +6,8 @@ the engines change it, and nothing else keeps state of its own.
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
   ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` (the Miner's
-  requests and credits), ``credentials`` (the vault's, without secrets), ``file_links`` and
-  ``transfer_files``;
+  requests and credits), ``credentials`` (the vault's, without secrets), ``file_links``,
+  ``transfer_files`` and ``datalake_refreshed``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -60,6 +60,7 @@ class SandboxState:
         keys: Mapping[str, KeyConfig],
         clock: SandboxClock,
         rate_limit: tuple[int, float],
+        datalake_rate_limit: tuple[int, float] = (500, 60.0),
         callback_url: str | None = None,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         world: World | None = None,
@@ -71,6 +72,8 @@ class SandboxState:
         self.ids = IdGenerator(seed, id_salt)
         self.tokens = TokenStore(clock)
         self.limiter = SlidingWindowLimiter(clock, *rate_limit)
+        # The lawsuits service's synchronous routes count in a window of their own (D74).
+        self.datalake_limiter = SlidingWindowLimiter(clock, *datalake_rate_limit)
         self.stats = Stats()
         self.faults = Faults()
         self.background = Background(clock)
@@ -93,6 +96,11 @@ class SandboxState:
         self.transfer_files: dict[str, dict[str, dict[str, Any]]] = {}
         # The vault's credentials, by record_key(system, customer_key): no secrets (D67).
         self.credentials: dict[str, CredentialRecord] = {}
+        # The datalake's copies an on-demand read refreshed: "<CNJ>#<instance>" -> the ISO
+        # moment of the court's copy it now holds (D102).
+        self.datalake_refreshed: dict[str, str] = {}
+        # Their copies without nulls, remembered (derived, never saved): see sandbox/datalake.py.
+        self.datalake_views: OrderedDict[tuple[str, int, str], list[dict[str, Any]]] = OrderedDict()
         self.webhooks = WebhookDispatcher(
             clock=clock,
             stats=self.stats,

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from lawsuit_tui.store import LawsuitChange, LawsuitEntry, LawsuitState, Store
+from lawsuit_tui.store import KeptAnswer, LawsuitChange, LawsuitEntry, LawsuitState, Store
 
 __all__ = ["Cache"]
 
@@ -78,6 +78,19 @@ class Cache:
 
     async def save_vault_snapshot(self, customer_key: str, rows: list[dict[str, Any]]) -> None:
         await self._write(self.store.save_vault_snapshot, customer_key, rows, default=None)
+
+    async def keep_datalake_answers(self, answers: list[dict[str, Any]]) -> None:
+        """Keep datalake answers (``store.datalake.put``'s arguments each), in one batch."""
+        if not self.writable or not answers:
+            return
+
+        await asyncio.to_thread(self.store.datalake.put_many, answers)
+
+    def datalake_answer(self, kind: str, query_key: str) -> KeptAnswer | None:
+        return self.store.datalake.get(kind, query_key)
+
+    def datalake_answers_of(self, document: str, kind: str | None = None) -> list[KeptAnswer]:
+        return self.store.datalake.of_document(document, kind)
 
     async def add_recent_search(self, text: str) -> None:
         await self._write(self.store.add_recent_search, text, default=None)

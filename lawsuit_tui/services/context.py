@@ -22,6 +22,7 @@ from lawsuit_tui.api.client import ApiClient, BaseUrls
 from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.services.cache import Cache
 from lawsuit_tui.services.count import CountService
+from lawsuit_tui.services.datalake import DatalakeService
 from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
@@ -99,6 +100,7 @@ class ServiceContext:
         self.search = SearchService(store)
         self.warrants = WarrantService(deps)
         self.transfer_files = TransferFileService(deps)
+        self.datalake = DatalakeService(deps)
 
     # --- opening and closing ----------------------------------------------------------------
 

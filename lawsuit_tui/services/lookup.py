@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from lawsuit_tui.domain.datalake import DatalakeSearch, LawsuitsQueryBody
 from lawsuit_tui.domain.identifiers import SearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.requests import Filter
+from lawsuit_tui.services.datalake import query_key
 from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.results import LookupResult
 
 __all__ = ["LookupService"]
 
 
-def _meta_key(key: SearchKey) -> str:
-    return f"lookup:{key.search_type}:{key.key}"
+def _meta_key(key: SearchKey, flt: Filter | None = None) -> str:
+    base = f"lookup:{key.search_type}:{key.key}"
+    if flt is None:
+        return base
+    # A filtered listing is kept apart from the whole one (its own question).
+    wire = flt.model_dump(mode="json", exclude_none=True)
+    return f"{base}:{query_key(wire)}"
 
 
 class LookupService:
@@ -24,14 +32,37 @@ class LookupService:
         """The search key in ``text``; raises InvalidSearchKey saying what is wrong."""
         return parse_search_key(text)
 
-    async def lookup(self, key: SearchKey, *, bearer: bool = False) -> LookupResult:
-        """POST /lawsuits for ``key``; every lawsuit is kept in the cache. ``bearer``: use
-        the alternate lookup with the configured bearer token (D40).
+    async def lookup(
+        self,
+        key: SearchKey,
+        *,
+        bearer: bool = False,
+        flt: Filter | None = None,
+        on_demand: bool = False,
+        cache_ttl_in_days: int | None = None,
+    ) -> LookupResult:
+        """POST /lawsuits for ``key``, every page (D71); every lawsuit is kept in the cache.
+        ``bearer``: use the alternate lookup with the configured bearer token (D40). ``flt``
+        narrows the listing (checked before any call); ``on_demand`` (with
+        ``cache_ttl_in_days``) lets the service read a CNJ at the court when its copy is
+        missing or older (D102).
 
         The lookup answers from the service's stored data, so its lawsuits are kept as
         provisional: a definitive version from a request is never replaced by them.
         """
-        answer, raw = await self._d.api.lookup_with_raw(key.search_type, key.key, bearer=bearer)
+        body = LawsuitsQueryBody(
+            search=DatalakeSearch.of(
+                key.search_type,
+                key.key,
+                flt,
+                on_demand=on_demand or None,
+                cache_ttl_in_days=cache_ttl_in_days,
+            ),
+            process_status=True,
+        )
+        answer, raw = await self._d.api.lookup_with_raw(
+            key.search_type, key.key, bearer=bearer, body=body
+        )
         fetched_at = self._d.now()
         cache = self._d.cache
         source = answer.request_id or "lookup"
@@ -45,7 +76,7 @@ class LookupService:
         # found, in one durable batch written from a worker thread: one fdatasync for the
         # whole lookup however many lawsuits it brought.
         await cache.upsert_lawsuits(
-            ((data, True, source) for data in raw), meta={_meta_key(key): remembered}
+            ((data, True, source) for data in raw), meta={_meta_key(key, flt): remembered}
         )
         await cache.add_recent_search(key.display)
         return LookupResult(
@@ -56,9 +87,10 @@ class LookupService:
             fetched_at=fetched_at,
         )
 
-    def cached(self, key: SearchKey) -> LookupResult | None:
-        """The last lookup of ``key`` kept in the cache (newest versions of its lawsuits)."""
-        meta = self._d.cache.get_meta(_meta_key(key))
+    def cached(self, key: SearchKey, flt: Filter | None = None) -> LookupResult | None:
+        """The last lookup of ``key`` (with ``flt``) kept in the cache (newest versions of
+        its lawsuits)."""
+        meta = self._d.cache.get_meta(_meta_key(key, flt))
         if not isinstance(meta, dict):
             return None
         lawsuits: list[Lawsuit] = []

@@ -34,6 +34,15 @@ class LookupResult:
     from_cache: bool
     fetched_at: datetime
 
+    @property
+    def barred_by_secrecy(self) -> bool:
+        """A lawsuit number whose every instance came under secrecy with its public fields
+        only (D102): no credential opens it; the vault does."""
+        return bool(self.lawsuits) and all(
+            lawsuit.is_secret and not lawsuit.parties and not lawsuit.steps
+            for lawsuit in self.lawsuits
+        )
+
 
 @dataclass(frozen=True)
 class LawsuitView:

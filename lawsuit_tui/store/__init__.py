@@ -68,6 +68,7 @@ from lawsuit_tui.store.changes import Change
 from lawsuit_tui.store.errors import CacheError, CacheLocked, CacheReadOnly
 from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
+from lawsuit_tui.store.tables.datalake import KeptAnswer
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 
 __all__ = [
@@ -75,6 +76,7 @@ __all__ = [
     "CacheLocked",
     "CacheReadOnly",
     "Change",
+    "KeptAnswer",
     "LawsuitChange",
     "LawsuitEntry",
     "LawsuitState",

@@ -32,6 +32,7 @@ from lawsuit_tui.store import maintenance
 from lawsuit_tui.store.changes import Listener
 from lawsuit_tui.store.engine import DEFAULT_CHECKPOINT_BYTES, Clock, Engine
 from lawsuit_tui.store.tables.count_requests import CountRequests
+from lawsuit_tui.store.tables.datalake import DatalakeAnswers
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
@@ -63,6 +64,7 @@ class Store:
         self.webhooks = Webhooks(engine, self.responses)
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
+        self.datalake = DatalakeAnswers(engine)
 
     # ------------------------------------------------------------------ opening, closing
 
@@ -145,8 +147,9 @@ class Store:
 
     def prune(self, older_than_days: int) -> int:
         """Forget what was stored more than ``older_than_days`` ago (requests, responses,
-        lawsuits, deliveries, quarantine, count requests); trackings, vault snapshots,
-        recent searches and sync bookkeeping stay. Returns the number of records removed."""
+        lawsuits, deliveries, quarantine, count requests, datalake answers); trackings, vault
+        snapshots, recent searches and sync bookkeeping stay. Returns the number of records
+        removed."""
         if older_than_days < 0:
             raise ValueError("older_than_days must be 0 or more")
         return self._engine.prune(self._engine.now() - older_than_days * 86400)

@@ -8,7 +8,6 @@ from lawsuit_tui.api.client import ApiClient
 from lawsuit_tui.api.errors import (
     BadRequest,
     Conflict,
-    Forbidden,
     NotFound,
     Unauthorized,
 )
@@ -46,14 +45,6 @@ async def test_lookup_finds_lawsuits_and_says_when_there_are_none(sandbox: Sandb
     nothing = await sandbox.api.lookup("cpf", samples["no_data"]["cpf"])  # type: ignore[index]
     assert nothing.has_lawsuits is False
     assert nothing.lawsuits == []
-
-
-async def test_lookup_of_a_secret_lawsuit_is_forbidden(sandbox: SandboxRig) -> None:
-    samples = await sandbox.samples()
-    secret = samples["secret_lawsuit"]["code"]  # type: ignore[index]
-    with pytest.raises(Forbidden) as info:
-        await sandbox.api.lookup("lawsuit_cnj", secret)
-    assert info.value.code == "SECRECY_RESTRICTED"
 
 
 async def test_bearer_variant(sandbox: SandboxRig) -> None:

@@ -35,3 +35,13 @@ def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def samples() -> dict[str, Any]:
     return shared_samples()
+
+
+@pytest.fixture
+def no_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any attempt to open the services fails the test: bad input is refused before."""
+
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("no call may be made for bad input")
+
+    monkeypatch.setattr(context.ServiceContext, "open", refuse)

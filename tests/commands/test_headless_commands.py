@@ -12,6 +12,7 @@ import pytest
 
 from lawsuit_tui import cli
 from lawsuit_tui.commands.output import ProgressPrinter
+from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.services import context
 from lawsuit_tui.services.results import Progress
 
@@ -20,14 +21,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-@pytest.fixture
-def no_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("no call may be made for bad input")
-
-    monkeypatch.setattr(context.ServiceContext, "open", refuse)
 
 
 def test_lookup_plain_and_json(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> None:
@@ -66,9 +59,19 @@ def test_request_options_checked_before_any_call(
 
 
 def test_service_refusal_is_exit_1_with_one_line(
-    capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, err = run(capsys, "lookup", samples["secret_lawsuit"]["code"])
+    built = context.build_sandbox
+
+    def without_lookup(settings: Any) -> Any:
+        # The sandbox's key may not use the lookup: the service refuses with 403.
+        app = built(settings)
+        state = app.state.sandbox
+        state.keys = parse_keys([f"{settings.sandbox.api_key}:no-lookup"])
+        return app
+
+    monkeypatch.setattr(context, "build_sandbox", without_lookup)
+    code, out, err = run(capsys, "lookup", samples["lawsuit_cnj"][0])
     assert code == 1
     assert out == ""
     assert len(err.strip().splitlines()) == 1

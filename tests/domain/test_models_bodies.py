@@ -96,6 +96,7 @@ def test_with_attachments_only_for_lawsuit_cnj() -> None:
         ("cnpj", "warrant"),  # D68: companies have no arrest warrants
         ("oab", "execution"),
         ("rji", "lawsuits"),
+        ("oab", "entity"),
     ],
 )
 def test_incompatible_response_type(search_type: str, response_type: str) -> None:

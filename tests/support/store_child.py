@@ -5,6 +5,7 @@ writer-loop DIR START  write records START, START+1, ... forever; print "ack N" 
                        most kills land in the middle of shard rewrites.
 try-lock DIR           try to open for writing; print "locked: <message>" or "opened".
 write DIR N            open, write requests w0..wN-1, print "done", wait for stdin to close.
+datalake DIR           keep datalake answers q0, q1, ... forever; print "ack N" after each.
 """
 
 from __future__ import annotations
@@ -61,6 +62,22 @@ def main(argv: list[str]) -> int:
             print("done", flush=True)
             sys.stdin.read()
         return 0
+    if mode == "datalake":
+        from datetime import UTC, datetime
+
+        store = Store.open(directory, checkpoint_bytes=16 * 1024)
+        i = 0
+        while True:
+            store.datalake.put(
+                "count",
+                f"q{i}",
+                document="52998224725",
+                query={"search": {"search_key": "52998224725", "n": i}},
+                answer={"total": i},
+                fetched_at=datetime(2026, 1, 1, tzinfo=UTC),
+            )
+            print(f"ack {i}", flush=True)
+            i += 1
     return 2
 
 

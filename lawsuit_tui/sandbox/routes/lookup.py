@@ -1,10 +1,12 @@
-"""Cached lookup on both routes (D39, D40): stored lawsuits for a search key, synchronously.
+"""``POST /lawsuits``: the datalake's lawsuits of a key, synchronously (D39, D40, D71, D102).
 
-``POST /lawsuits/lawsuits`` takes the api-key; ``POST /requests/lawsuits`` takes a bearer
-token from ``/_sandbox/token`` and answers steps without ``source_name``. Not rate-limited
-(D25). Each call answers a new request_id; no lawsuit is ``has_lawsuits: false``; a CNJ
-search of a secret lawsuit without an active credential (default key ``*``) is 403
-``SECRECY_RESTRICTED``; a document search leaves secret lawsuits out.
+``POST /lawsuits/lawsuits`` takes the api-key and counts in the lawsuits service's own rate
+window (D74); ``POST /requests/lawsuits`` takes a bearer token from ``/_sandbox/token`` and
+answers steps without ``source_name`` (D40, sandbox-only since D86). Each call answers a new
+request_id and one page of ``{has_lawsuits, request_id, lawsuits}``; nothing found is
+``has_lawsuits: false`` with ``lawsuits: []``. A document search leaves secret lawsuits out; a
+CNJ search answers a secret lawsuit stripped to its public fields (D102). With ``on_demand`` a
+CNJ missing from the datalake, or older than ``cache_ttl_in_days``, is read at the court first.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
-from lawsuit_tui.sandbox.auth import require_bearer, require_key
+from lawsuit_tui.sandbox.auth import datalake_rate_limited, require_bearer, require_key
+from lawsuit_tui.sandbox.datalake import select
+from lawsuit_tui.sandbox.datalake_schemas import LawsuitsIn, LawsuitsOut
 from lawsuit_tui.sandbox.dependencies import State
-from lawsuit_tui.sandbox.errors import FlatServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
-from lawsuit_tui.sandbox.schemas import LookupIn, LookupOut
-from lawsuit_tui.sandbox.searches import LAWSUIT_SEARCHES, normalize_search_key
 from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = ["router"]
@@ -27,40 +28,28 @@ __all__ = ["router"]
 router = APIRouter(tags=["lookup"])
 
 
-def _lookup(state: SandboxState, key: str, body: LookupIn) -> list[dict[str, Any]]:
-    """The stored lawsuits for the key (runs in the world's thread)."""
-    world = state.world
-    search = body.search
-    lookup_type = "lawsuit_cnj" if search.search_type in LAWSUIT_SEARCHES else search.search_type
-    lawsuits: list[dict[str, Any]] = []
-    for code, instance in world.find(lookup_type, key):
-        if world.is_secret(code, instance):
-            if search.search_type not in LAWSUIT_SEARCHES:
-                continue  # D39: a document search leaves secret lawsuits out
-            system = world.court_system(code, instance)
-            if state.vault.status(system, "*") != "active":
-                raise FlatServiceError.forbidden(
-                    "SECRECY_RESTRICTED",
-                    "the lawsuit is secret and there is no active credential for its court system",
-                )
-        lawsuits.extend(state.stored_view(code, instance))
-    return lawsuits
-
-
 async def _answer(
-    state: SandboxState, config: KeyConfig, body: LookupIn, strip_source_name: bool = False
+    state: SandboxState, config: KeyConfig, body: LawsuitsIn, strip_source_name: bool = False
 ) -> dict[str, Any]:
-    key = normalize_search_key(body.search.search_type, body.search.search_key)
+    params = body.merged_params()
+    pagination = params.pagination
+    page = pagination.page if pagination else 1
+    size = pagination.page_size if pagination else 100
 
-    def compute() -> list[dict[str, Any]]:
-        found = _lookup(state, key, body)
-        return [_without_source_name(lw) for lw in found] if strip_source_name else found
+    def compute() -> tuple[list[dict[str, Any]], bool]:
+        items = select(state, body).items
+        shown = items[(page - 1) * size : page * size]
+        if not body.process_status:  # D102: phase and status only when asked
+            shown = [{k: v for k, v in lw.items() if k not in ("phase", "status")} for lw in shown]
+        if strip_source_name:
+            shown = [_without_source_name(lw) for lw in shown]
+        return shown, bool(items)
 
-    lawsuits = await state.run_world(compute)
+    lawsuits, found = await state.run_world(compute)
     for lawsuit in lawsuits:
         state.mark_retrieved(config.key, str(lawsuit.get("code")))
     return {
-        "has_lawsuits": bool(lawsuits),
+        "has_lawsuits": found,
         "request_id": state.ids.next("lookup"),
         "lawsuits": lawsuits,
     }
@@ -79,12 +68,13 @@ def _without_source_name(lawsuit: dict[str, Any]) -> dict[str, Any]:
 
 @router.post(
     "/lawsuits/lawsuits",
-    summary="Cached lawsuit lookup",
+    summary="The datalake's lawsuits of a key (hot storage), in pages",
     response_class=FastJSON,
-    responses=documented(LookupOut),
+    responses=documented(LawsuitsOut, 429),
+    dependencies=[Depends(datalake_rate_limited)],
 )
 async def cached_lookup(
-    body: LookupIn,
+    body: LawsuitsIn,
     config: Annotated[KeyConfig, Depends(require_key("lookup"))],
     state: State,
 ) -> FastJSON:
@@ -95,10 +85,10 @@ async def cached_lookup(
     "/requests/lawsuits",
     summary="Cached lawsuit lookup, bearer-token variant (steps without source_name)",
     response_class=FastJSON,
-    responses=documented(LookupOut),
+    responses=documented(LawsuitsOut),
 )
 async def bearer_lookup(
-    body: LookupIn,
+    body: LawsuitsIn,
     config: Annotated[KeyConfig, Depends(require_bearer)],
     state: State,
 ) -> FastJSON:

@@ -1,7 +1,7 @@
 """The people, companies, public bodies and lawyers of the world, built eagerly and cheaply.
 
-Only what the index needs is kept (name, documents, place); the full entity payload is
-produced on demand by :func:`entity_payload`.
+Only what the index needs is kept (name, documents, place); the registration data (the full
+entity record, partners included) come on demand from :mod:`lawsuit_tui.sandbox.world.registry`.
 """
 
 from __future__ import annotations
@@ -9,13 +9,11 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from lawsuit_tui.domain.courts import BR_STATES, court_for
 from lawsuit_tui.domain.identifiers import make_cnpj, make_cpf
 from lawsuit_tui.sandbox.world import names
-from lawsuit_tui.sandbox.world.rand import iso, normalize_name, rng, short_id
+from lawsuit_tui.sandbox.world.rand import rng
 
 N_PERSONS = 3000
 N_COMPANIES = 600
@@ -335,115 +333,3 @@ def build_population(seed: int) -> Population:
             pop.lawyers_by_state[uf].append(oab)
     pop.busy_lawyer = pop.lawyers_by_state["SP"][0]
     return pop
-
-
-def _zip(r: random.Random) -> str:
-    return f"{r.randint(1000, 99999):05d}-{r.randint(0, 999):03d}"
-
-
-def entity_payload(
-    seed: int, ent: Entity, epoch: datetime, head: Entity | None = None
-) -> dict[str, Any]:
-    """The full entity record (response_type entity / parties) of a person or company."""
-    r = rng(seed, "entity", ent.document)
-    is_person = ent.kind == "person"
-    docs: list[dict[str, Any]] = [
-        {"document": ent.document, "document_type": "cpf" if is_person else "cnpj"}
-    ]
-    if ent.oab:
-        docs.append({"document": ent.oab, "document_type": "oab"})
-    address = {
-        "street": r.choice(names.STREETS),
-        "number": str(r.randint(1, 3999)),
-        "complement": r.choice(("", "Sala 12", "Apto. 41", "Bloco B", "")),
-        "neighborhood": r.choice(names.NEIGHBOURHOODS),
-        "city": ent.city,
-        "state": ent.state,
-        "zip_code": _zip(r),
-        "country": "Brasil",
-    }
-    slug = normalize_name(ent.name).replace(" ", ".")[:30].strip(".")
-    contacts = [
-        {
-            "type": "phone",
-            "value": f"({r.randint(11, 99)}) 9{r.randint(1000, 9999)}-{r.randint(1000, 9999)}",
-        }
-    ]
-    if not ent.is_public:
-        contacts.append({"type": "email", "value": f"{slug}@exemplo.com.br"})
-    created = epoch - timedelta(days=r.randint(200, 2000))
-    payload: dict[str, Any] = {
-        "entity_id": short_id(seed, "entity-id", ent.document),
-        "entity_type": "person" if is_person else "company",
-        "name": ent.name,
-        "social_name": None,
-        "main_document": ent.document,
-        "documents": docs,
-        "addresses": [address],
-        "contacts": contacts,
-        "aka_names": [],
-        "tags": {},
-        "created_at": iso(created),
-        "updated_at": iso(epoch - timedelta(days=r.randint(1, 120))),
-        "revenue_service_updated_at": iso(epoch - timedelta(days=r.randint(1, 90))),
-        "revenue_service_active": True,
-        "revenue_service_status": "REGULAR" if is_person else "ATIVA",
-        "is_public": ent.is_public,
-    }
-    if is_person:
-        birth = datetime(r.randint(1945, 2002), r.randint(1, 12), r.randint(1, 28), tzinfo=UTC)
-        age = (epoch - birth).days // 365
-        payload.update(
-            {
-                "gender": ent.gender,
-                "birth_date": iso(birth),
-                "place_of_birth": f"{r.choice(names.CITIES[ent.state])[0]}/{ent.state}",
-                "nationality": "Brasileira",
-                "profession": ent.profession,
-                "age_group": "18-30"
-                if age < 31
-                else "31-50"
-                if age < 51
-                else "51-65"
-                if age < 66
-                else "65+",
-                "parents": [
-                    {
-                        "name": person_name(r)[0].split()[0] + " " + " ".join(ent.name.split()[1:]),
-                        "kinship": "mother",
-                    }
-                ],
-                "disabled_person": False,
-                "pep": [],
-            }
-        )
-    else:
-        opened = datetime(r.randint(1960, 2020), r.randint(1, 12), r.randint(1, 28), tzinfo=UTC)
-        nature = ent.legal_nature or ("206-2", "Sociedade Empresária Limitada")
-        payload.update(
-            {
-                "legal_nature": {"code": nature[0], "name": nature[1], "active": True},
-                "head_office": ent.head_office,
-                "entry_date": iso(opened),
-                "size": ent.size,
-                "share_capital": None if ent.is_public else float(r.randint(10, 50_000) * 1000),
-                "branch_activities": [
-                    {"code": ent.activity[0], "description": ent.activity[1], "main": True}
-                ]
-                if ent.activity
-                else [],
-                "partners": []
-                if ent.is_public
-                else [
-                    {
-                        "name": person_name(r)[0],
-                        "qualification": "Sócio-Administrador",
-                        "entry_date": iso(opened),
-                    }
-                    for _ in range(r.randint(1, 3))
-                ],
-            }
-        )
-        if head is not None and not ent.head_office:
-            payload["tags"] = {"head_office_document": head.document}
-    return payload

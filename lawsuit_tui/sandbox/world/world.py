@@ -14,8 +14,9 @@ from lawsuit_tui.domain.identifiers import format_cnj, make_cnj, make_cnpj, make
 from lawsuit_tui.sandbox.world import files, miner, steps
 from lawsuit_tui.sandbox.world.criminal import CriminalRecords, involve_busy_person
 from lawsuit_tui.sandbox.world.lawsuits import IndexBuilder, InstanceRec, LawsuitRec, judge_name
-from lawsuit_tui.sandbox.world.people import Entity, Population, build_population, entity_payload
+from lawsuit_tui.sandbox.world.people import Entity, Population, build_population
 from lawsuit_tui.sandbox.world.rand import iso, normalize_name, rng, short_id
+from lawsuit_tui.sandbox.world.registry import Registry, pick_showcase
 from lawsuit_tui.sandbox.world.samples import build_samples
 from lawsuit_tui.sandbox.world.systems import (
     DOWN_COURTS,
@@ -37,6 +38,7 @@ def compact_key(text: str) -> str:
 
 
 _BASE_CACHE = 96
+_REORGANISATION_CLASS = 129  # Recuperação Judicial
 _PARTY_FIELDS = (
     "entity_id",
     "entity_type",
@@ -125,6 +127,7 @@ class World:
         self._base = functools.lru_cache(maxsize=_BASE_CACHE)(self._make_base)
         self._samples: dict[str, Any] | None = None
         self._criminal: CriminalRecords | None = None
+        self._registry: Registry | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -228,15 +231,67 @@ class World:
         doc = compact_key(document)
         return self.pop.entities.get(doc) or self.pop.by_oab.get(doc.lstrip("0"))
 
-    def entity(self, document: str) -> dict[str, Any] | None:
+    def entity(
+        self,
+        document: str,
+        *,
+        reveal_partners: bool = False,
+        read_at: datetime | None = None,
+    ) -> dict[str, Any] | None:
+        """The registration data of a CPF, CNPJ or OAB (the lawyer), None when unknown.
+
+        ``reveal_partners``: partners' CPFs unmasked (D78); ``read_at``: a live read at the
+        Receita at that moment (``on_demand``), else the datalake's copy."""
         ent = self._entity(document)
         if ent is None:
             return None
-        head = None
-        if not ent.head_office:
-            head_doc = self.head_office(ent.document)
-            head = self.pop.entities.get(head_doc) if head_doc else None
-        return entity_payload(self.seed, ent, self.epoch, head)
+        return self.registry.payload(ent.document, reveal_partners=reveal_partners, read_at=read_at)
+
+    @property
+    def registry(self) -> Registry:
+        """The people's and companies' registration data, drawn on first use (D103)."""
+        if self._registry is None:
+            self._registry = Registry.build(
+                self.seed,
+                self.epoch,
+                self.pop,
+                self._lawsuit_count,
+                self._reorganisations(),
+            )
+        return self._registry
+
+    def _lawsuit_count(self, document: str) -> int:
+        return len(self._by_doc.get(document, ()))
+
+    @functools.cache  # noqa: B019 (one world per seed, kept for the process: no leak)
+    def _reorganisations(self) -> dict[str, datetime]:
+        """Companies that are the debtor (active side) of a judicial reorganisation lawsuit,
+        and since when: their registration data carry it as their special status."""
+        found: dict[str, datetime] = {}
+        # Banks and the other big litigants are never debtors of one (a bank cannot file).
+        big = set(self.pop.big_companies)
+        for rec in self._lawsuits.values():
+            first = rec.instances[0]
+            if first.klass[0] != _REORGANISATION_CLASS:
+                continue
+            for party in rec.parties:
+                ent = self.pop.entities[party.document]
+                head = self.registry_head(party.document)
+                if party.side == "Active" and ent.kind == "company" and not ent.is_public:
+                    if head in big:
+                        continue
+                    found.setdefault(head, first.distribution)
+                    break
+        return found
+
+    def registry_head(self, document: str) -> str:
+        """The head office of a company's CNPJ (itself for a head office)."""
+        head = self.head_office(document)
+        return head or document
+
+    def documents_named(self, name: str) -> list[str]:
+        """Every CPF or CNPJ (branches included) of a person or company with this name."""
+        return list(self._by_name.get(normalize_name(name), []))
 
     def homonyms(self, name: str) -> list[str]:
         """Documents of the distinct people/companies with this name (branches collapse into
@@ -623,6 +678,11 @@ class World:
         if self._samples is None:
             self._samples = build_samples(self)
             self._samples.update(self.criminal.samples())
+            # The company with the richest registration data (D103), named without drawing
+            # the registry.
+            self._samples["company"] = pick_showcase(
+                self.pop, self._lawsuit_count, set(self._reorganisations())
+            )[0]
         return orjson.loads(orjson.dumps(self._samples))  # type: ignore[no-any-return]
 
     def absent_keys(self) -> dict[str, str]:

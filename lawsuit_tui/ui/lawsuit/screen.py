@@ -35,7 +35,7 @@ from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_cour
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from lawsuit_tui.domain.lawsuit import Attachment
+    from lawsuit_tui.domain.lawsuit import Attachment, Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LawsuitView, ResponseArrived
     from lawsuit_tui.ui.messages import LanguageChanged, RequestFollowEvent
@@ -125,15 +125,23 @@ class LawsuitTreeScreen(FramedScreen):
         Binding("e", "export", _("Export JSON"), id="lawsuit.export", show=False),
         Binding("d", "download", _("Download"), id="lawsuit.download"),
         Binding("v", "view", _("View text"), id="lawsuit.view", show=False),
+        Binding("s", "stored_copy", _("Stored copy"), id="lawsuit.stored_copy", show=False),
     ]
 
     def __init__(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        stored_copy_at: datetime | None = None,
     ) -> None:
         super().__init__()
         self.code = code
         self.instance = instance
         self._given = lawsuit
+        self.stored_copy_at = stored_copy_at
+        """Set when ``lawsuit`` is the service's stored copy (D101), fetched then."""
         """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
@@ -145,6 +153,8 @@ class LawsuitTreeScreen(FramedScreen):
 
     def screen_title(self) -> str:
         suffix = f" · {self.instance}º" if self.instance else ""
+        if self.stored_copy_at is not None:
+            suffix += " · " + _("stored copy")
         return _("Lawsuit {code}").format(code=self.code) + suffix
 
     def compose_body(self) -> ComposeResult:
@@ -187,7 +197,9 @@ class LawsuitTreeScreen(FramedScreen):
             # not at all when the lookup already holds it.
             given, self._given = self._given, None
             view: LawsuitView | None
-            if given is not None:
+            if given is not None and self.stored_copy_at is not None:
+                view = _view_from([given], None, self.stored_copy_at)
+            elif given is not None:
                 view = await asyncio.to_thread(context.lawsuits.view_of, given)
             else:
                 view = await asyncio.to_thread(context.lawsuits.cached, self.code, self.instance)
@@ -234,6 +246,12 @@ class LawsuitTreeScreen(FramedScreen):
         elif self.fresh is not None:
             # Formatted here: a language switch may move the zone (D146).
             text = self.fresh.text(format_datetime(self.checked_at))
+        elif self.stored_copy_at is not None and view is not None:
+            # D101: the datalake's copy, opened on purpose.
+            text = _("Stored copy at the service · updated {when} · {key} asks the court").format(
+                when=format_datetime(view.lawsuit.updated_at or view.stored_at),
+                key=self.host.binding_key("lawsuit.fresh"),
+            )
         elif view is not None and view.provisional:
             text = _("Provisional copy of {when} · {key} asks the court for fresh data").format(
                 when=format_datetime(view.lawsuit.updated_at or view.stored_at),
@@ -335,6 +353,28 @@ class LawsuitTreeScreen(FramedScreen):
             )
         else:
             self.notify(_("Fresh data of {code} arrived.").format(code=self.code))
+
+    # --- the stored copy (D101) ------------------------------------------------------------
+
+    def action_stored_copy(self) -> None:
+        self._stored_copy()
+
+    @work(exclusive=True, group="lawsuit.stored_copy", exit_on_error=False)
+    async def _stored_copy(self) -> None:
+        context = await self.services()
+        kept = await context.datalake.lawsuit_copy(self.code, self.instance)
+        if kept.value is None:
+            self.notify(
+                _("The service holds no stored copy of {code}.").format(code=self.code),
+                severity="warning",
+            )
+            return
+        copy = kept.value
+        self.app.push_screen(
+            LawsuitTreeScreen(
+                self.code, copy.instance, lawsuit=copy, stored_copy_at=kept.fetched_at
+            )
+        )
 
     # --- acting on a node ----------------------------------------------------------------
 
@@ -479,7 +519,12 @@ class LawsuitTreeScreen(FramedScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
-        return not (typing and action in ("filter", "fresh", "copy", "export", "download", "view"))
+        if action == "stored_copy" and self.stored_copy_at is not None:
+            return False  # already the stored copy
+        return not (
+            typing
+            and action in ("filter", "fresh", "copy", "export", "download", "view", "stored_copy")
+        )
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
@@ -498,6 +543,13 @@ class LawsuitTreeScreen(FramedScreen):
             self.action_export,
             binding_id="lawsuit.export",
         )
+        if self.stored_copy_at is None:
+            yield PaletteCommand(
+                _("Stored copy"),
+                _("The service's own copy of this lawsuit (datalake), without asking the court"),
+                self.action_stored_copy,
+                binding_id="lawsuit.stored_copy",
+            )
         yield PaletteCommand(
             _("Download attachment"),
             _("Save the attachment under the cursor"),

@@ -24,7 +24,7 @@ from lawsuit_tui.domain.identifiers import (
 )
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
-from lawsuit_tui.ui.errors import credential_problem
+from lawsuit_tui.ui.errors import Explanation, credential_problem, explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.lawsuit_summaries import lawsuit_class, lawsuit_court, lawsuit_parties
@@ -109,6 +109,7 @@ class LookupScreen(FramedScreen):
         self._locked: SearchKey | None = None
         """A lawsuit the service would not show for want of a court credential."""
         self._locked_error: BaseException | None = None
+        self._locked_code: str | None = None
         self._asked_for: str | None = None
         """What the field held when the running lookup was asked (None: none running)."""
 
@@ -208,6 +209,7 @@ class LookupScreen(FramedScreen):
             self._result = None
             self._locked = None
             self._locked_error = None
+            self._locked_code = None
             self.query_one("#results", PagedTable).display = False
             self.query_one("#results-title", Static).update("")
             self._show_detail()
@@ -266,14 +268,7 @@ class LookupScreen(FramedScreen):
             result = await context.lookup.lookup(key)
         except Exception as error:
             if credential_problem(error) is not None:
-                self._locked = key
-                self._locked_error = error
-                title.update(self._locked_text())
-                self.query_one("#suggestions", OptionList).display = False
-                table.display = False
-                self._show_detail()
-                self.set_focus(None)  # so that the key reaches the screen, not the field
-                self.refresh_bindings()
+                self._show_locked(key, error=error)
                 return
             if cached is None:
                 title.update(_("The lookup of {key} failed.").format(key=key.display))
@@ -281,12 +276,34 @@ class LookupScreen(FramedScreen):
         finally:
             table.loading = False
             self._asked_for = None
+        if result.barred_by_secrecy:  # D102: the datalake answers a secret lawsuit stripped
+            self._show_locked(key, code="SECRECY_RESTRICTED")
+            return
         self._show_result(result)
         self._show_suggestions()
 
+    def _show_locked(
+        self, key: SearchKey, *, error: BaseException | None = None, code: str | None = None
+    ) -> None:
+        """A lawsuit no credential opens yet: what it means, and the key to the vault (the
+        error or the application code kept, so a language switch says it again)."""
+        self._locked = key
+        self._locked_error = error
+        self._locked_code = code
+        self.query_one("#results-title", Static).update(self._locked_text())
+        self.query_one("#suggestions", OptionList).display = False
+        self.query_one("#results", PagedTable).display = False
+        self._show_detail()
+        self.set_focus(None)  # so that the key reaches the screen, not the field
+        self.refresh_bindings()
+
+    def _locked_explanation(self) -> Explanation | None:
+        if self._locked_error is not None:
+            return credential_problem(self._locked_error)
+        return explain_application_error(self._locked_code) if self._locked_code else None
+
     def _locked_text(self) -> str:
-        key, error = self._locked, self._locked_error
-        explanation = credential_problem(error) if error is not None else None
+        key, explanation = self._locked, self._locked_explanation()
         if key is None or explanation is None:
             return ""
         return f"{key.display}: {explanation.meaning}\n{explanation.action}\n\n" + _(
