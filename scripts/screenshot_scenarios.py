@@ -112,7 +112,7 @@ async def tracking_form_errors(sandbox: ContextClockHarness, pilot: Pilot[Any]) 
     await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
     form = pilot.app.screen
     form.query_one("#tf-search-key", Input).value = "1234567"
-    form.query_one("#tf-recurrence", Input).value = "45"
+    form.query_one("#tf-recurrence", Input).value = "91"
     form.query_one("#tf-fixed-time", Checkbox).value = True
     await pilot.pause()
     form.query_one("#tf-hour", Input).value = "25"

@@ -5,7 +5,8 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` and ``vault``;
+  ``requests``, ``responses``, ``trackings``, ``tracked_items``, ``retrieved``, ``counts`` and
+  ``vault``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -78,6 +79,8 @@ class SandboxState:
         # Responses per owning key, in the order they were made (D22: oldest first).
         self.responses: dict[str, list[StoredResponse]] = {}
         self.trackings: dict[str, TrackingEntry] = {}
+        # What each tracking follows: plain records keyed by tracked_item_id (tracked_items.py).
+        self.tracked_items: dict[str, dict[str, Any]] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()

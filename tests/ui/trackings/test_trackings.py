@@ -99,7 +99,7 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         form = await register(
             pilot,
             "1234",
-            recurrence="45",
+            recurrence="91",  # D66: 1..90
             emails="ana@example, bob@example.com",
             tags="client",
         )
@@ -110,7 +110,7 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         await pilot.pause()
         errors = {box.field: box.error for box in form.query(FieldBox) if box.error}
         assert set(errors) >= {"search-key", "recurrence", "hour", "minute", "tags"}
-        assert "45" in errors["recurrence"]
+        assert "91" in errors["recurrence"]
         assert form.sent_body is None
         # fix the fields; e-mails are the body's rule
         form.query_one("#tf-search-key", Input).value = moving
