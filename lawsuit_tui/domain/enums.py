@@ -38,6 +38,7 @@ __all__ = [
     "SearchType",
     "ServiceIa",
     "Side",
+    "TierName",
     "TrackingStatus",
     "coerce_enum",
     "enum_or_none",
@@ -61,6 +62,14 @@ class TrackingStatus(StrEnum):
     PAUSED = "paused"
     DELETED = "deleted"
     SUSPENDED = "suspended"
+
+
+class TierName(StrEnum):
+    """The portfolio's default tiers (domain/tiers.py); a configured tier keeps its own name."""
+
+    HOT = "hot"
+    WARM = "warm"
+    COLD = "cold"
 
 
 class Origin(StrEnum):

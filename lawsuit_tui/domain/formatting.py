@@ -29,9 +29,11 @@ __all__ = [
     "format_document",
     "format_int",
     "format_money",
+    "format_time_of_day",
     "parse_date_br",
     "parse_money_br",
     "sao_paulo_tz",
+    "utc_time_of_day",
 ]
 
 SAO_PAULO = "America/Sao_Paulo"
@@ -93,6 +95,26 @@ def format_datetime(value: DateLike, *, seconds: bool = False) -> str:
     if seconds:
         clock += f":{local.second:02d}"
     return f"{day} {clock}"
+
+
+def format_time_of_day(hour: int, minute: int, *, on: datetime | None = None) -> str:
+    """``08:30``: a time of day the service keeps in UTC (a tracking's fixed time), shown in
+    the reader's time on the day ``on`` (today when None)."""
+    day = (on or datetime.now(UTC)).astimezone(UTC)
+    instant = day.replace(hour=hour % 24, minute=minute % 60, second=0, microsecond=0)
+    local = _to_local(instant)
+    assert isinstance(local, datetime)
+    return f"{local.hour:02d}:{local.minute:02d}"
+
+
+def utc_time_of_day(hour: int, minute: int, *, on: datetime | None = None) -> tuple[int, int]:
+    """The UTC hour and minute of ``hour:minute`` in the reader's time (the inverse of
+    :func:`format_time_of_day`), for what the service keeps in UTC."""
+    local_now = _to_local(on or datetime.now(UTC))
+    assert isinstance(local_now, datetime)
+    local = local_now.replace(hour=hour % 24, minute=minute % 60, second=0, microsecond=0)
+    instant = local.astimezone(UTC)
+    return instant.hour, instant.minute
 
 
 def _group(digits: str) -> str:

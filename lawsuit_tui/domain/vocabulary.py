@@ -26,6 +26,7 @@ from lawsuit_tui.domain.enums import (
     ResponseType,
     SearchType,
     Side,
+    TierName,
     TrackingStatus,
     coerce_enum,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "RESPONSE_TYPE_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
+    "TIER_WORDS",
     "TRACKING_STATUS_WORDS",
     "word",
 ]
@@ -118,6 +120,14 @@ AMOUNT_TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     AmountTier.FROM_500K_TO_750K: N_("R$ 500 to 750 thousand"),
     AmountTier.FROM_750K_TO_1_5M: N_("R$ 750 thousand to 1.5 million"),
     AmountTier.ABOVE_1_5M: N_("over R$ 1.5 million"),
+}
+
+
+TIER_WORDS: Final[Mapping[StrEnum, str]] = {
+    # The portfolio's default tiers (a configured tier shows its own name).
+    TierName.HOT: N_("hot"),
+    TierName.WARM: N_("warm"),
+    TierName.COLD: N_("cold"),
 }
 
 

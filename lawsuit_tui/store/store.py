@@ -35,6 +35,7 @@ from lawsuit_tui.store.tables.count_requests import CountRequests
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
+from lawsuit_tui.store.tables.portfolio_imports import PortfolioImports
 from lawsuit_tui.store.tables.requests import Requests
 from lawsuit_tui.store.tables.responses import Responses
 from lawsuit_tui.store.tables.trackings import Trackings
@@ -63,6 +64,7 @@ class Store:
         self.webhooks = Webhooks(engine, self.responses)
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
+        self.portfolio_imports = PortfolioImports(engine)
 
     # ------------------------------------------------------------------ opening, closing
 
