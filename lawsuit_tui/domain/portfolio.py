@@ -66,6 +66,7 @@ COLUMN_ALIASES: Final[Mapping[str, frozenset[str]]] = {
 }
 
 _LABEL_SPLIT = re.compile(r"[|,;]")
+_NOT_ALNUM = re.compile(r"[^0-9A-Za-z]+")
 _MAX_LABELS = 20
 _MAX_TEXT = 200
 
@@ -97,7 +98,7 @@ def split_labels(text: str) -> tuple[str, ...]:
 
 def key_identity(search_type: str, key: str) -> tuple[str, str]:
     """How two keys are the same tracking: their type and their letters and digits."""
-    return search_type, "".join(ch for ch in key.upper() if ch.isalnum())
+    return search_type, _NOT_ALNUM.sub("", key).upper()
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,14 +59,13 @@ class TrackingEngine:
     def __init__(self, state: SandboxState) -> None:
         self.state = state
         self.requests = RequestEngine(state)
+        self._owners: dict[str, tuple[str, str]] = {}
 
     # ----------------------------------------------------------------- commands
 
     def create(self, config: KeyConfig, body: TrackingIn) -> TrackingEntry:
-        problem = self._refusal(config, body, self._live_keys(config))
-        if problem is not None:
-            raise problem
-        entry = self._make(config, body)
+        key = self._checked(body, self._live_keys(config))
+        entry = self._make(config, body, key)
         self.state.background.spawn(self._refresh_items([entry], self.state.clock.now()))
         return entry
 
@@ -89,13 +88,11 @@ class TrackingEngine:
                 errors.append(_bulk_error(index, "HttpBadRequestError", text, item))
                 continue
             try:
-                problem = self._refusal(config, body, live)
-            except ServiceError as exc:  # a key that is not one of its type (D52)
-                problem = exc
-            if problem is not None:
+                key = self._checked(body, live)
+            except ServiceError as problem:
                 errors.append(_bulk_error(index, problem.name, _message(problem), item))
                 continue
-            entry = self._make(config, body)
+            entry = self._make(config, body, key)
             live[(entry.search.search_type, entry.search.search_key)] = entry.tracking_id
             made.append(entry)
         if made:
@@ -110,15 +107,13 @@ class TrackingEngine:
             if other.key == config.key and other.status != "deleted"
         }
 
-    def _refusal(
-        self, config: KeyConfig, body: TrackingIn, live: dict[tuple[str, str], str]
-    ) -> ServiceError | None:
-        """Why ``body`` cannot be registered: 422 (types), 409 (tracked already, D54); a key
-        that is not one of its type raises its 400 (D52)."""
+    def _checked(self, body: TrackingIn, live: dict[tuple[str, str], str]) -> str:
+        """The normalized key of ``body``, or why it cannot be registered: 422 (types), 400
+        (a key that is not one of its type, D52), 409 (tracked already, D54)."""
         search = body.search
         response_type = search.response_type or response_types_for(search.search_type)[0]
         if response_type not in response_types_for(search.search_type):
-            return ServiceError(
+            raise ServiceError(
                 422,
                 f"response_type {response_type} cannot be asked for search_type "
                 f"{search.search_type}",
@@ -128,18 +123,26 @@ class TrackingEngine:
         other = live.get((search.search_type, key))
         if other is not None:
             self.state.stats.count_tracking("already_exists")
-            return ServiceError(
+            raise ServiceError(
                 409,
                 f"tracking {other} already follows this {search.search_type}",
                 name=ALREADY_EXISTS,
             )
-        return None
+        return key
 
-    def _make(self, config: KeyConfig, body: TrackingIn) -> TrackingEntry:
+    def _owner(self, config: KeyConfig) -> tuple[str, str]:
+        """The user and company ids of a key (the same for a whole bulk call)."""
+        found = self._owners.get(config.key)
+        if found is None:
+            found = (self.state.user_id(config.key), self.state.company_id(config.key))
+            self._owners[config.key] = found
+        return found
+
+    def _make(self, config: KeyConfig, body: TrackingIn, key: str) -> TrackingEntry:
         state = self.state
         search = body.search
         response_type = search.response_type or response_types_for(search.search_type)[0]
-        key = normalize_search_key(search.search_type, search.search_key)
+        user_id, company_id = self._owner(config)
         now = state.clock.now()
         fixed_time = bool(body.fixed_time)
         search = search.model_copy(
@@ -155,8 +158,8 @@ class TrackingEngine:
         with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
         record: dict[str, Any] = {
             "tracking_id": state.ids.next("tracking"),
-            "user_id": state.user_id(config.key),
-            "company_id": state.company_id(config.key),
+            "user_id": user_id,
+            "company_id": company_id,
             "request_id": None,
             "status": "created",
             "recurrence": body.recurrence or 1,

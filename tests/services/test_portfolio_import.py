@@ -96,7 +96,8 @@ async def test_a_lost_answer_is_reconciled_not_sent_again(rig: Rig) -> None:
     check = check_rows(portfolio(samples), imp.tiers)
     outcome = await imp.run(await imp.plan(check))
     assert outcome.complete and len(outcome.created) == 11
-    assert outcome.reconciled == 6  # the first chunk, found in the service's list
+    # the lost chunk (of 6 or of 5 rows: both are under way at once), found in the list
+    assert outcome.reconciled in (5, 6)
     assert transport.bulk_calls == 2  # the lost chunk was not sent again
     assert set(tracked_at_sandbox(rig).values()) == {1}
     assert ctx.store.portfolio_imports.open_intents() == []
@@ -124,6 +125,7 @@ async def test_a_run_cancelled_mid_call_is_finished_by_the_next(rig: Rig) -> Non
     ctx = await rig.open()
     samples = await rig.samples()
     imp = importer(ctx, chunk_size=5)
+    imp.in_flight = 1  # one call under way: what is open at the cancel is known exactly
     check = check_rows(portfolio(samples), imp.tiers)
     task = asyncio.create_task(imp.run(await imp.plan(check)))
     await asyncio.wait_for(stalling.reached.wait(), 10)
