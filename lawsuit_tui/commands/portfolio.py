@@ -35,7 +35,7 @@ from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.portfolio import ImportRow, PortfolioCheck
-from lawsuit_tui.domain.vocabulary import TIER_WORDS, TRACKING_STATUS_WORDS, word
+from lawsuit_tui.domain.vocabulary import TRACKING_STATUS_WORDS, word
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import ApiError
@@ -45,6 +45,9 @@ from lawsuit_tui.services.portfolio import (
     PortfolioEntry,
     PortfolioStatus,
     Selection,
+    describe_change,
+    runs_text,
+    tier_word,
 )
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
 from lawsuit_tui.services.portfolio_import import ImportOutcome, ImportPlan, ImportProgress
@@ -68,17 +71,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 def _dump(value: Any) -> None:
     sys.stdout.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode() + "\n")
-
-
-def _runs(value: float) -> str:
-    return format_int(round(value))
-
-
-def tier_word(name: str | None) -> str:
-    """A tier as people read it: the default ones in words, a configured one by its name."""
-    if not name:
-        return _("no tier")
-    return word(TIER_WORDS, name)
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -160,7 +152,7 @@ def _print_preview(path: str, plan: ImportPlan) -> None:
     runs = plan.monthly_runs()
     parts = [
         _("{tier} {n} (+{runs} runs a month)").format(
-            tier=tier_word(name), n=format_int(n), runs=_runs(runs.get(name, 0.0))
+            tier=tier_word(name), n=format_int(n), runs=runs_text(runs.get(name, 0.0))
         )
         for name, n in counts.items()
     ]
@@ -168,7 +160,7 @@ def _print_preview(path: str, plan: ImportPlan) -> None:
         _("To create: {n}").format(n=format_int(len(plan.to_create)))
         + (": " + "; ".join(parts) if parts else "")
     )
-    print(_("Runs a month added: {runs}").format(runs=_runs(sum(runs.values()))))
+    print(_("Runs a month added: {runs}").format(runs=runs_text(sum(runs.values()))))
     if plan.open_intents:
         print(
             ngettext(
@@ -300,7 +292,7 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
                 n=format_int(status.total)
             )
             + " · "
-            + _("{runs} runs a month").format(runs=_runs(status.total_runs))
+            + _("{runs} runs a month").format(runs=runs_text(status.total_runs))
         )
         for name, count in status.by_tier.items():
             statuses = ", ".join(
@@ -312,7 +304,7 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
                     tier=tier_word(name),
                     n=format_int(count),
                     statuses=statuses,
-                    runs=_runs(status.monthly_runs.get(name, 0.0)),
+                    runs=runs_text(status.monthly_runs.get(name, 0.0)),
                 )
             )
         return EXIT_OK
@@ -321,37 +313,6 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
 
 
 # --- bulk changes ---------------------------------------------------------------------------
-
-
-def describe_plan(plan: ChangePlan) -> str:
-    """The question before a bulk change: how many, what changes, the runs before and after."""
-    n = len(plan.affected)
-    counted = format_int(n)
-    if plan.operation == "pause":
-        what = ngettext("Pause {n} tracking", "Pause {n} trackings", n).format(n=counted)
-    elif plan.operation == "resume":
-        what = ngettext("Resume {n} tracking", "Resume {n} trackings", n).format(n=counted)
-    elif plan.operation == "delete":
-        what = ngettext(
-            "Delete {n} tracking (this cannot be undone)",
-            "Delete {n} trackings (this cannot be undone)",
-            n,
-        ).format(n=counted)
-    else:
-        what = ngettext(
-            "Move {n} tracking to the tier {tier}", "Move {n} trackings to the tier {tier}", n
-        ).format(n=counted, tier=tier_word(plan.tier))
-    runs = _("runs a month: {before} → {after}").format(
-        before=_runs(plan.runs_before), after=_runs(plan.runs_after)
-    )
-    text = f"{what}; {runs}"
-    if plan.unchanged:
-        text += "; " + ngettext(
-            "{n} selected tracking is left as it is",
-            "{n} selected trackings are left as they are",
-            plan.unchanged,
-        ).format(n=format_int(plan.unchanged))
-    return text
 
 
 def _selection(args: argparse.Namespace, keys: frozenset[tuple[str, str]] | None) -> Selection:
@@ -412,7 +373,7 @@ def _change(args: argparse.Namespace, settings: Settings) -> int:
         entries = await ctx.portfolio.refresh()
         chosen = ctx.portfolio.select(entries, _selection(args, keys))
         plan = ctx.portfolio.plan(operation, chosen, target)
-        question = describe_plan(plan)
+        question = describe_change(plan)
         if not plan.affected:
             if args.json:
                 _dump(_change_report(plan, None))

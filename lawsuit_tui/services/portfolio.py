@@ -25,7 +25,7 @@ from typing import Any, Final
 from lawsuit_tui.config import Portfolio
 from lawsuit_tui.domain.bodies import TrackingPatchBody
 from lawsuit_tui.domain.courts import court_for
-from lawsuit_tui.domain.formatting import utc_time_of_day
+from lawsuit_tui.domain.formatting import format_int, utc_time_of_day
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
 from lawsuit_tui.domain.portfolio import TierChoice, key_identity
 from lawsuit_tui.domain.tiers import (
@@ -38,9 +38,10 @@ from lawsuit_tui.domain.tiers import (
     with_tier,
 )
 from lawsuit_tui.domain.trackings import NotificationFilters, TrackingRecord
-from lawsuit_tui.i18n import _
+from lawsuit_tui.domain.vocabulary import TIER_WORDS, word
+from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.deps import Deps
-from lawsuit_tui.services.errors import ApiError, BadRequest
+from lawsuit_tui.services.errors import ApiError, BadRequest, OperationNotAvailable
 from lawsuit_tui.services.trackings import TrackingService
 
 __all__ = [
@@ -52,8 +53,11 @@ __all__ = [
     "PortfolioService",
     "PortfolioStatus",
     "Selection",
+    "describe_change",
     "entry_of",
     "portfolio_tiers",
+    "runs_text",
+    "tier_word",
 ]
 
 # Bulk changes: each its own route; none is limited (D74), so a few run at once.
@@ -309,9 +313,9 @@ class PortfolioService:
             return entries
         return [entry for entry in entries if entry.status != "deleted"]
 
-    async def entries(self) -> list[PortfolioEntry]:
+    async def entries(self, *, include_deleted: bool = False) -> list[PortfolioEntry]:
         """The cache's entries, read off the event loop."""
-        return await asyncio.to_thread(self.cached_entries)
+        return await asyncio.to_thread(lambda: self.cached_entries(include_deleted=include_deleted))
 
     async def refresh(self) -> list[PortfolioEntry]:
         """Every live tracking from the service (kept in the cache), as entries."""
@@ -417,6 +421,10 @@ class PortfolioService:
             async with gate:
                 try:
                     partial = await self._change(plan, entry)
+                except OperationNotAvailable:
+                    outcome.failed.append(
+                        (entry, _("this operation is not available on this service"))
+                    )
                 except ApiError as exc:
                     outcome.failed.append((entry, str(exc)))
                 else:
@@ -471,3 +479,46 @@ class PortfolioService:
 
     async def record_of(self, tracking_id: str) -> TrackingRecord:
         return await self._trackings.get(tracking_id)
+
+
+def runs_text(value: float) -> str:
+    """Runs a month as people read them: a whole number (a month has no fraction of a run)."""
+    return format_int(round(value))
+
+
+def tier_word(name: str | None) -> str:
+    """A tier as people read it: the default ones in words, a configured one by its name."""
+    if not name:
+        return _("no tier")
+    return word(TIER_WORDS, name)
+
+
+def describe_change(plan: ChangePlan) -> str:
+    """The question before a bulk change: how many, what changes, the runs before and after."""
+    n = len(plan.affected)
+    counted = format_int(n)
+    if plan.operation == "pause":
+        what = ngettext("Pause {n} tracking", "Pause {n} trackings", n).format(n=counted)
+    elif plan.operation == "resume":
+        what = ngettext("Resume {n} tracking", "Resume {n} trackings", n).format(n=counted)
+    elif plan.operation == "delete":
+        what = ngettext(
+            "Delete {n} tracking (this cannot be undone)",
+            "Delete {n} trackings (this cannot be undone)",
+            n,
+        ).format(n=counted)
+    else:
+        what = ngettext(
+            "Move {n} tracking to the tier {tier}", "Move {n} trackings to the tier {tier}", n
+        ).format(n=counted, tier=tier_word(plan.tier))
+    runs = _("runs a month: {before} → {after}").format(
+        before=runs_text(plan.runs_before), after=runs_text(plan.runs_after)
+    )
+    text = f"{what}; {runs}"
+    if plan.unchanged:
+        text += "; " + ngettext(
+            "{n} selected tracking is left as it is",
+            "{n} selected trackings are left as they are",
+            plan.unchanged,
+        ).format(n=format_int(plan.unchanged))
+    return text

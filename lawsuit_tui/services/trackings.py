@@ -24,6 +24,11 @@ class TrackingService:
         rows = self._d.cache.store.list_trackings(status)
         return [TrackingRecord.model_validate(row) for row in rows]
 
+    def cached(self, tracking_id: str) -> TrackingRecord | None:
+        """The cache's copy of one tracking (None when it holds none)."""
+        row = self._d.cache.store.get_tracking(tracking_id)
+        return TrackingRecord.model_validate(row) if isinstance(row, dict) else None
+
     async def refresh(self) -> list[TrackingRecord]:
         """Every (non-deleted) tracking from the service, kept in the cache."""
         found = [t async for t in self._d.api.iter_trackings()]

@@ -1,10 +1,11 @@
 """The form to register a tracking, or to edit one (every field but the search).
 
 Everything is checked before sending: the search key (type detected or chosen, check
-digits), recurrence (days, 1..90, D66), fixed time (hour 0..23 and minute 0..59, both required
-with it), e-mails, callback URL, step terms and tags; then the body's own rules
-(:class:`TrackingCreateBody`). A 409 (already tracked) is explained in the form, which stays
-open. The form sends in a worker and dismisses with the record the service answered.
+digits), recurrence (days, 1..90, D66), fixed time (hour 0..23 and minute 0..59 in the
+reader's time, both required with it; sent in UTC), e-mails, callback URL, step terms and
+tags; then the body's own rules (:class:`TrackingCreateBody`). A 409 (already tracked) is
+explained in the form, which stays open. The form sends in a worker and dismisses with the
+record the service answered.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from lawsuit_tui.domain import identifiers as ids
 from lawsuit_tui.domain.bodies import MAX_RECURRENCE_DAYS, TrackingCreateBody, TrackingPatchBody
+from lawsuit_tui.domain.formatting import format_time_of_day, utc_time_of_day
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.errors import describe_error, is_conflict, is_not_available
@@ -125,21 +127,22 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                         field="with-attachments",
                     )
                 fixed = bool(record and record.fixed_time)
+                local_hour, local_minute = _local_time(record)
                 with Horizontal(classes="field-pair"):
                     yield FieldBox(
-                        _("Fixed time (UTC)"),
+                        _("Fixed time (your time)"),
                         Checkbox(_("Run at a fixed time"), fixed, id="tf-fixed-time"),
                         field="fixed-time",
                     )
                     hour = Input(
-                        _str(record.hour_range if record else None),
+                        _str(local_hour),
                         placeholder="0-23",
                         id="tf-hour",
                         type="integer",
                         disabled=not fixed,
                     )
                     minute = Input(
-                        _str(record.execution_minute if record else None),
+                        _str(local_minute),
                         placeholder="0-59",
                         id="tf-minute",
                         type="integer",
@@ -326,6 +329,11 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     errors[field] = str(exc)
                     continue
                 data["hour_range" if field == "hour" else "execution_minute"] = number
+            if "hour_range" in data and "execution_minute" in data:
+                # Typed in the reader's time; the service keeps the time of day in UTC (D27).
+                data["hour_range"], data["execution_minute"] = utc_time_of_day(
+                    data["hour_range"], data["execution_minute"]
+                )
         data["with_attachments"] = self.query_one("#tf-with-attachments", Checkbox).value
         emails = split_list(self._value("#tf-emails"), separators=",; ")
         data["notification_emails"] = emails
@@ -448,6 +456,14 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
             self.dismiss(record)
         else:
             self.dismiss(self.record)
+
+
+def _local_time(record: TrackingRecord | None) -> tuple[int | None, int | None]:
+    """A tracking's fixed time (kept in UTC) as the reader's hour and minute."""
+    if record is None or record.hour_range is None:
+        return None, None
+    text = format_time_of_day(record.hour_range, record.execution_minute or 0)
+    return int(text[:2]), int(text[3:])
 
 
 def _str(value: int | None) -> str:

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from lawsuit_tui.domain import identifiers as ids
 from lawsuit_tui.domain.base import as_datetime
-from lawsuit_tui.domain.formatting import format_date, format_datetime
+from lawsuit_tui.domain.formatting import format_date, format_datetime, format_time_of_day
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
@@ -66,20 +66,17 @@ def type_label(search_type: str) -> str:
 
 
 def recurrence_text(record: TrackingRecord, *, short: bool = False) -> str:
-    """``every 7 days, 08:30 UTC``; short: ``7 d 08:30Z``."""
+    """``every 7 days, at 05:30`` (the reader's time); short: ``7 d 05:30``."""
     days = record.recurrence or 1
     if short:
         every = _("{n} d").format(n=days)
     else:
         every = ngettext("every day", "every {n} days", days).format(n=days)
     if record.fixed_time and record.hour_range is not None:
-        minute = record.execution_minute or 0
-        template = (
-            "{every} {hour:02d}:{minute:02d}Z"
-            if short
-            else _("{every}, {hour:02d}:{minute:02d} UTC")
-        )
-        return template.format(every=every, hour=record.hour_range, minute=minute)
+        # The service keeps the time of day in UTC; the reader sees their own.
+        clock = format_time_of_day(record.hour_range, record.execution_minute or 0)
+        template = "{every} {clock}" if short else _("{every}, at {clock}")
+        return template.format(every=every, clock=clock)
     return every
 
 
