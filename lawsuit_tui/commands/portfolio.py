@@ -264,8 +264,9 @@ def _print_outcome(outcome: ImportOutcome) -> None:
 # --- status ---------------------------------------------------------------------------------
 
 
-def status_report(status: PortfolioStatus) -> dict[str, Any]:
+def status_report(status: PortfolioStatus, tracked_items: int | None = None) -> dict[str, Any]:
     return {
+        "tracked_items": tracked_items,
         "total": status.total,
         "by_tier": {
             name or "": {
@@ -284,8 +285,9 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
     async def use_case(ctx: ServiceContext) -> int:
         entries = await ctx.portfolio.refresh()
         status = ctx.portfolio.status(entries)
+        items = await ctx.trackings.tracked_item_count()
         if args.json:
-            _dump(status_report(status))
+            _dump(status_report(status, items))
             return EXIT_OK
         print(
             ngettext("{n} tracking", "{n} trackings", status.total).format(
@@ -293,6 +295,14 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
             )
             + " · "
             + _("{runs} runs a month").format(runs=runs_text(status.total_runs))
+            + (
+                ""
+                if items is None
+                else " · "
+                + ngettext(
+                    "{n} lawsuit instance followed", "{n} lawsuit instances followed", items
+                ).format(n=format_int(items))
+            )
         )
         for name, count in status.by_tier.items():
             statuses = ", ".join(

@@ -110,7 +110,13 @@ def test_status_and_a_bulk_change_in_json(
 ) -> None:
     code, out, err = run(capsys, "portfolio", "status", "--json")
     assert code == 0, err
-    assert json.loads(out) == {"total": 0, "by_tier": {}, "by_status": {}, "monthly_runs": 0}
+    assert json.loads(out) == {
+        "tracked_items": 0,
+        "total": 0,
+        "by_tier": {},
+        "by_status": {},
+        "monthly_runs": 0,
+    }
     code, out, err = run(capsys, "portfolio", "pause", "--tier", "hot", "--yes", "--json")
     assert code == 0, err
     report = json.loads(out)

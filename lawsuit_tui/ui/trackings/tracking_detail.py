@@ -77,6 +77,7 @@ class TrackingDetailScreen(FramedScreen):
         # Listed by the help screen; out of the Footer so that pt-BR fits 80 columns. ``r``
         # refreshes on every screen of the app (issue 19: keys mean one thing app-wide).
         Binding("r", "refresh", _("Refresh"), id="trackings.detail.refresh", show=False),
+        Binding("l", "items", _("Lawsuits followed"), id="trackings.detail.items", show=False),
     ]
 
     def __init__(
@@ -152,6 +153,12 @@ class TrackingDetailScreen(FramedScreen):
         )
         yield PaletteCommand(
             _("Delete tracking"), search, self.action_delete, binding_id="trackings.detail.delete"
+        )
+        yield PaletteCommand(
+            _("Lawsuits followed"),
+            _("Every lawsuit instance this tracking follows"),
+            self.action_items,
+            binding_id="trackings.detail.items",
         )
 
     # --- the record ---------------------------------------------------------------------
@@ -383,6 +390,12 @@ class TrackingDetailScreen(FramedScreen):
         self.host.open_lawsuit(movement.lawsuit.code, movement.lawsuit.instance)
 
     # --- operations ---------------------------------------------------------------------
+
+    def action_items(self) -> None:
+        from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
+
+        title = _("Followed by {search}").format(search=search_label(self.record))
+        self.app.push_screen(TrackedItemsScreen(title, self.record.tracking_id))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -15,6 +15,7 @@ from lawsuit_tui.ui.language import switch_language
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
 from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
+from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.work_progress import WorkProgressScreen
 from tests.support.ui_harness import (
@@ -235,3 +236,27 @@ async def test_the_detail_says_what_an_error_movement_is_and_where_the_keys_are(
         await pilot.pause()
         assert app.screen is detail
         assert any("CRAWLER_ERROR" in str(n.title) for n in app._notifications)
+
+
+async def test_the_lawsuits_a_document_tracking_follows() -> None:
+    sandbox = ContextClockHarness()
+    person = samples()["busy_person"]
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await wait_for(lambda: app.services is not None, pilot.pause)
+        tracking_id = await track(sandbox, person)
+        await sandbox.advance(0)  # the service works out what the tracking follows
+        screen = await open_trackings(pilot)
+        screen.show_params(tracking_id=tracking_id)
+        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
+        await pilot.press("l")
+        await wait_for(lambda: isinstance(app.screen, TrackedItemsScreen), pilot.pause)
+        items = app.screen
+        assert isinstance(items, TrackedItemsScreen)
+        await wait_for(lambda: items.loaded, pilot.pause)
+        assert len(items.items) > 1
+        assert {item.tracking_id for item in items.items} == {tracking_id}
+        await pilot.press("enter")
+        await wait_for(
+            lambda: type(app.screen).__module__ == "lawsuit_tui.ui.lawsuit.screen", pilot.pause
+        )
