@@ -17,6 +17,7 @@ builds it again).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -39,6 +40,7 @@ from lawsuit_tui.services.portfolio import (
     runs_text,
     tier_word,
 )
+from lawsuit_tui.services.portfolio_files import PortfolioFileError
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.movement_watch import POLL_SECONDS, MovementWatch
@@ -99,6 +101,7 @@ class PortfolioScreen(FramedScreen):
         Binding("space", "mark", _("Mark"), id="trackings.mark", show=False),
         Binding("n", "new", _("New"), id="trackings.new", show=False),
         Binding("a", "mark_all", _("Mark all shown"), id="trackings.mark_all", show=False),
+        Binding("f", "mark_file", _("Mark a file's keys"), id="trackings.mark_file", show=False),
         Binding("enter", "open", _("Open"), id="trackings.open", show=False),
         Binding("e", "edit", _("Edit"), id="trackings.edit", show=False),
         Binding("r", "refresh", _("Refresh"), id="trackings.refresh", show=False),
@@ -220,6 +223,12 @@ class PortfolioScreen(FramedScreen):
             _("Or clear the marks, when every one is marked"),
             self.action_mark_all,
             binding_id="trackings.mark_all",
+        )
+        yield PaletteCommand(
+            _("Mark the trackings of a file's keys"),
+            _("A CSV, .xlsx or text file of keys, as for an import"),
+            self.action_mark_file,
+            binding_id="trackings.mark_file",
         )
         yield PaletteCommand(
             _("Move to another tier"),
@@ -486,6 +495,39 @@ class PortfolioScreen(FramedScreen):
         else:
             self.marked |= shown
         self._apply_filters()
+
+    def action_mark_file(self) -> None:
+        from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._mark_keys_of(path)
+
+        self.app.push_screen(KeysFilePrompt(), chosen)
+
+    @work(exclusive=True, group="trackings.mark_file", exit_on_error=False)
+    async def _mark_keys_of(self, path: Path) -> None:
+        context = await self.services()
+        try:
+            check = await context.portfolio_importer().read(path)
+        except (PortfolioFileError, PortfolioConfigError) as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        keys = {row.identity for row in check.valid if row.identity is not None}
+        found = {e.tracking_id for e in self.entries if e.identity in keys}
+        self.marked |= found
+        self._apply_filters()
+        missing = len(keys) - len({e.identity for e in self.entries if e.identity in keys})
+        message = ngettext(
+            "{n} tracking marked from {file}", "{n} trackings marked from {file}", len(found)
+        ).format(n=format_int(len(found)), file=path.name)
+        if missing:
+            message += "; " + ngettext(
+                "{n} key of the file is not tracked",
+                "{n} keys of the file are not tracked",
+                missing,
+            ).format(n=format_int(missing))
+        self.notify(message, timeout=6)
 
     # --- one tracking -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input, Static
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.language import switch_language
+from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
 from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
@@ -260,3 +261,25 @@ async def test_the_lawsuits_a_document_tracking_follows() -> None:
         await wait_for(
             lambda: type(app.screen).__module__ == "lawsuit_tui.ui.lawsuit.screen", pilot.pause
         )
+
+
+async def test_a_file_of_keys_marks_their_trackings(tmp_path: Path) -> None:
+    sandbox = ContextClockHarness()
+    sample = samples()
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        app: Any = pilot.app
+        await wait_for(lambda: app.services is not None, pilot.pause)
+        for key in sample["lawsuit_cnj"][:3]:
+            await track(sandbox, key)
+        screen = await open_trackings(pilot)
+        keys = tmp_path / "keys.txt"
+        # one tracked key unformatted, one tracked, one not tracked
+        first = sample["lawsuit_cnj"][0].replace("-", "").replace(".", "")
+        keys.write_text(f"{first}\n{sample['lawsuit_cnj'][1]}\n{sample['cpf'][0]}\n")
+        await pilot.press("f")
+        await wait_for(lambda: isinstance(app.screen, KeysFilePrompt), pilot.pause)
+        app.screen.query_one("#kf-path", Input).value = str(keys)
+        await pilot.press("enter")
+        await wait_for(lambda: len(screen.marked) == 2, pilot.pause)
+        notices = [n.message for n in app._notifications]
+        assert any("2 trackings marked from keys.txt; 1 key of the file" in m for m in notices)
