@@ -35,6 +35,7 @@ from typing import Any
 import httpx
 import openpyxl
 
+from bench.client import _line, busiest_window
 from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.identifiers import (
@@ -57,13 +58,6 @@ from lawsuit_tui.store import Store
 LIMIT, WINDOW = 20, 60.0
 LIMITED = {"list_trackings", "create_trackings_bulk"}
 TIERS = ["quente", "morno", "morno", "frio", ""]
-
-
-def _line(label: str, value: str, target: str | None = None, met: bool | None = None) -> None:
-    tail = ""
-    if target is not None:
-        tail = f"  (target {target}: {'met' if met else 'MISSED'})"
-    print(f"{label:<56}{value}{tail}")
 
 
 def synthetic_keys(count: int, seed: int = 16) -> list[tuple[str, str]]:
@@ -204,16 +198,6 @@ class Service:
             sleep=self.sleep,
             limiter=limiter,
         )
-
-
-def busiest_window(times: list[float], window: float) -> int:
-    best, start = 0, 0
-    ordered = sorted(times)
-    for end, t in enumerate(ordered):
-        while ordered[start] <= t - window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
 
 
 async def creation(count: int, chunk: int, speed: float) -> dict[str, Any]:

@@ -50,7 +50,12 @@ from lawsuit_tui.services.portfolio import (
     tier_word,
 )
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
-from lawsuit_tui.services.portfolio_import import ImportOutcome, ImportPlan, ImportProgress
+from lawsuit_tui.services.portfolio_import import (
+    ImportOutcome,
+    ImportPlan,
+    ImportProgress,
+    rows_summary,
+)
 from lawsuit_tui.services.results import Progress
 
 __all__ = ["run"]
@@ -126,15 +131,7 @@ def import_report(
 
 def _print_preview(path: str, plan: ImportPlan) -> None:
     check = plan.check
-    print(
-        _("{file}: {rows} rows · {valid} valid · {invalid} invalid · {dups} duplicates").format(
-            file=path,
-            rows=format_int(len(check.rows)),
-            valid=format_int(len(check.valid)),
-            invalid=format_int(len(check.invalid)),
-            dups=format_int(len(check.duplicates)),
-        )
-    )
+    print(rows_summary(path, check))
     for row in check.invalid[:SHOWN_PROBLEMS]:
         message = row.problem.message if row.problem else ""
         print(_("  row {row}: {key} · {error}").format(row=row.number, key=row.text, error=message))

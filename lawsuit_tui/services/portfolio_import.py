@@ -40,6 +40,7 @@ from typing import Any
 
 from lawsuit_tui.api.filters import TrackingFilters
 from lawsuit_tui.domain.bodies import SearchBody, TrackingBulkBody, TrackingCreateBody
+from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.portfolio import (
     ImportRow,
     PortfolioCheck,
@@ -69,6 +70,7 @@ __all__ = [
     "ImportProgress",
     "PortfolioImporter",
     "row_body",
+    "rows_summary",
 ]
 
 Identity = tuple[str, str]
@@ -77,6 +79,19 @@ Identity = tuple[str, str]
 IN_FLIGHT = 3
 NAME_TAG = "name"  # D162: the row's name, kept in the tracking's tags beside tier and labels
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def rows_summary(source: str, check: PortfolioCheck) -> str:
+    """``carteira.csv: 2.900 rows · 2.803 valid · 58 invalid · 39 repeated``."""
+    return _(
+        "{source}: {rows} rows · {valid} valid · {invalid} invalid · {repeated} repeated"
+    ).format(
+        source=source,
+        rows=format_int(len(check.rows)),
+        valid=format_int(len(check.valid)),
+        invalid=format_int(len(check.invalid)),
+        repeated=format_int(len(check.duplicates)),
+    )
 
 
 def row_body(row: ImportRow, choice: TierChoice) -> TrackingCreateBody:

@@ -58,7 +58,7 @@ def test_import_prints_the_preview_and_creates(
 ) -> None:
     code, out, err = run(capsys, "portfolio", "import", str(carteira), "--tier", "cold")
     assert code == 0, err
-    assert "6 rows · 4 valid · 1 invalid · 1 duplicates" in out
+    assert "6 rows · 4 valid · 1 invalid · 1 repeated" in out
     assert "row 7: 123.456.789-00" in out
     assert "To create: 4" in out and "cold 2" in out  # --tier: the rows that name none
     assert "Created 4 · tracked already 0 · refused 0" in out

@@ -6,7 +6,6 @@ while its bulk calls are under way."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -22,6 +21,7 @@ import pytest
 
 from lawsuit_tui.domain.identifiers import parse_search_key
 from tests.support.samples import shared_world
+from tests.support.sandbox_server import live_env, served_sandbox
 from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,67 +46,15 @@ def demo_rows(count: int) -> tuple[list[str], set[tuple[str, str]]]:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[str]:
-    """The sandbox on a loopback port (port 0: the OS picks), its calls slowed a little so
-    that kills land inside them."""
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "lawsuit_tui",
-            "sandbox",
-            "serve",
-            "--port",
-            "0",
-            "--rate-limit",
-            "100000/60",
-        ],
-        cwd=ROOT,
-        env=_env(tmp_path / "server"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert child.stdout is not None
-        root = child.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:"), child.stderr.read() if child.stderr else ""
+def served() -> Iterator[str]:
+    """The sandbox on a loopback port, its calls slowed a little so that kills land inside
+    them."""
+    with served_sandbox("--rate-limit", "100000/60", cwd=ROOT) as root:
         faults = httpx.post(
             f"{root}/_sandbox/faults", json={"latency_ms": 50}, headers={"api-key": "sandbox"}
         )
         assert faults.status_code == 200
         yield root
-    finally:
-        child.send_signal(signal.SIGTERM)
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-
-
-def _env(home: Path, root: str | None = None) -> dict[str, str]:
-    home.mkdir(parents=True, exist_ok=True)
-    run = home / "run"
-    run.mkdir(exist_ok=True, mode=0o700)
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("LAWSUIT_TUI_")}
-    env.update(
-        LAWSUIT_TUI_CONFIG=str(home / "config.toml"),
-        LAWSUIT_TUI_CACHE_DIR=str(home / "cache"),
-        LAWSUIT_TUI_LANGUAGE="en",
-        XDG_RUNTIME_DIR=str(run),
-        PYTHONUNBUFFERED="1",
-    )
-    if root is not None:
-        env.update(
-            LAWSUIT_TUI_API_KEY="sandbox",
-            LAWSUIT_TUI_URLS__REQUESTS_URL=f"{root}/requests",
-            LAWSUIT_TUI_URLS__LAWSUITS_URL=f"{root}/lawsuits",
-            LAWSUIT_TUI_URLS__TRACKING_URL=f"{root}/tracking",
-            LAWSUIT_TUI_URLS__VAULT_URL=f"{root}/vault",
-            LAWSUIT_TUI_URLS__MINER_URL=f"{root}/miner",
-        )
-    return env
 
 
 def bulk_calls(root: str) -> int:
@@ -164,7 +112,7 @@ def test_an_import_killed_at_random_moments_tracks_every_row_once(
     lines, valid = demo_rows(100)
     csv = tmp_path / "carteira.csv"
     csv.write_bytes("\r\n".join(lines).encode("cp1252"))
-    env = _env(tmp_path / "client", served)
+    env = live_env(tmp_path / "client", served, LAWSUIT_TUI_LANGUAGE="en")
     rng = random.Random(20261120)
     interrupted = 0
     report: dict[str, Any] | None = None

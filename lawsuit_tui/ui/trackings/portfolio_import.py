@@ -29,7 +29,12 @@ from lawsuit_tui.domain.portfolio import ImportRow, PortfolioCheck
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.portfolio import PortfolioConfigError, runs_text, tier_word
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
-from lawsuit_tui.services.portfolio_import import ImportOutcome, ImportPlan, PortfolioImporter
+from lawsuit_tui.services.portfolio_import import (
+    ImportOutcome,
+    ImportPlan,
+    PortfolioImporter,
+    rows_summary,
+)
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.work_progress import Report, WorkProgressScreen
@@ -48,15 +53,7 @@ DEMO_FILE = "portfolio/carteira-demo.csv"
 def preview_lines(source: str, plan: ImportPlan) -> list[str]:
     """What the preview says above the list of rows that will not be sent."""
     check = plan.check
-    lines = [
-        _("{source}: {rows} rows · {valid} valid · {invalid} invalid · {repeated} repeated").format(
-            source=source,
-            rows=format_int(len(check.rows)),
-            valid=format_int(len(check.valid)),
-            invalid=format_int(len(check.invalid)),
-            repeated=format_int(len(check.duplicates)),
-        )
-    ]
+    lines = [rows_summary(source, check)]
     already = format_int(len(plan.already_tracked))
     known = (
         _("Tracked already: {n}").format(n=already)
