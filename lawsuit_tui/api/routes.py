@@ -60,6 +60,7 @@ _ALL = (
         "/tracking/bulk",
         limited=True,
         creating=True,
+        optional=True,
     ),
     Route("list_tracked_items", "GET", "tracking_url", "/tracked-item", optional=True),
     Route("count_tracked_items", "GET", "tracking_url", "/tracked-item-count", optional=True),

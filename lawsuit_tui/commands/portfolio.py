@@ -38,7 +38,7 @@ from lawsuit_tui.domain.portfolio import ImportRow, PortfolioCheck
 from lawsuit_tui.domain.vocabulary import TRACKING_STATUS_WORDS, word
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.errors import ApiError
+from lawsuit_tui.services.errors import ApiError, OperationNotAvailable
 from lawsuit_tui.services.portfolio import (
     ChangePlan,
     PortfolioConfigError,
@@ -222,6 +222,10 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         printer = ProgressPrinter()
         try:
             outcome = await importer.run(plan, _progress_printer(printer))
+        except OperationNotAvailable:
+            printer.finish()
+            error_line(_("this service does not create trackings in bulk (POST /tracking/bulk)"))
+            return EXIT_REFUSED
         except ApiError as exc:
             printer.finish()
             error_line(

@@ -58,6 +58,7 @@ from lawsuit_tui.services.errors import (
     CacheReadOnly,
     Forbidden,
     Maintenance,
+    OperationNotAvailable,
     RateLimited,
     TransportFailure,
     Unauthorized,
@@ -448,9 +449,11 @@ class _Run:
         began = self.importer._clock()
         try:
             result = await self.d.api.create_trackings_bulk(body)
-        except (Unauthorized, Forbidden):
+        except (Unauthorized, Forbidden, OperationNotAvailable):
+            # Every other chunk would be refused alike (a service without the bulk route
+            # answers 404/405 before doing anything).
             await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})
-            raise  # every other chunk would be refused alike
+            raise
         except (RateLimited, Maintenance):
             # Never processed: the rows go back in the queue (once).
             await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})

@@ -13,7 +13,7 @@ import pytest
 from lawsuit_tui.domain.portfolio import check_rows
 from lawsuit_tui.domain.tiers import DEFAULT_TIERS
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.errors import CacheReadOnly
+from lawsuit_tui.services.errors import CacheReadOnly, OperationNotAvailable
 from lawsuit_tui.services.portfolio_import import PortfolioImporter
 from tests.support.service_rig import Rig
 
@@ -177,3 +177,33 @@ async def test_a_run_needs_a_writable_cache(rig: Rig) -> None:
     with pytest.raises(CacheReadOnly):
         await imp.run(plan)
     assert tracked_at_sandbox(rig) == Counter()
+
+
+class NoBulkTransport(httpx.AsyncBaseTransport):
+    """A service without the bulk route (405), as an older one would answer."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.bulk_calls = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == BULK:
+            self.bulk_calls += 1
+            return httpx.Response(
+                405, json={"error": {"name": "HttpMethodNotAllowedError", "message": "X"}}
+            )
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_service_without_the_bulk_route_stops_the_import_at_once(rig: Rig) -> None:
+    transport = NoBulkTransport(rig.transport)
+    rig.transport = transport  # type: ignore[assignment]
+    ctx = await rig.open()
+    samples = await rig.samples()
+    imp = importer(ctx, chunk_size=2)
+    imp.in_flight = 1
+    check = check_rows(portfolio(samples), imp.tiers)
+    with pytest.raises(OperationNotAvailable):
+        await imp.run(await imp.plan(check))
+    assert transport.bulk_calls == 1  # not once per chunk
+    assert ctx.store.portfolio_imports.open_intents() == []

@@ -17,16 +17,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Select, Static, TextArea
+from textual.widgets.data_table import ColumnKey
 
 from lawsuit_tui.assets_dir import asset_path
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.portfolio import ImportRow, PortfolioCheck
-from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.i18n import N_, _, ngettext, pgettext
 from lawsuit_tui.services.portfolio import PortfolioConfigError, runs_text, tier_word
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
 from lawsuit_tui.services.portfolio_import import (
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["PortfolioImportScreen", "outcome_lines", "preview_lines"]
 
 DEMO_FILE = "portfolio/carteira-demo.csv"
+# Rows of the problems table drawn at most (each may wrap over two lines).
+SHOWN_PROBLEMS = 500
 
 
 def preview_lines(source: str, plan: ImportPlan) -> list[str]:
@@ -153,7 +157,9 @@ class PortfolioImportScreen(FramedScreen):
             field="paste",
         )
         yield Static("", id="imp-summary", markup=False)
-        table: DataTable[str] = DataTable(id="imp-problems", cursor_type="row", zebra_stripes=True)
+        table: DataTable[str | Text] = DataTable(
+            id="imp-problems", cursor_type="row", zebra_stripes=True
+        )
         yield table
         yield Static("", id="imp-hint", markup=False)
 
@@ -161,8 +167,8 @@ class PortfolioImportScreen(FramedScreen):
         super().on_mount()
         table = self.query_one("#imp-problems", DataTable)
         table.add_column(_("Row"), key="row", width=6)
-        table.add_column(_("Key"), key="key", width=25)
-        table.add_column(_("Why it is not sent"), key="why")
+        table.add_column(pgettext("portfolio column", "Key"), key="key", width=25)
+        table.add_column(_("Why it is not sent"), key="why", width=self._why_width())
         table.display = False
         self.query_one("#imp-path", Input).focus()
         self._hint()
@@ -180,6 +186,19 @@ class PortfolioImportScreen(FramedScreen):
         select = self.query_one("#imp-tier", Select)
         select.set_options([(tier_word(name), name) for name in tiers.tiers])
         select.prompt = _("Default: {tier}").format(tier=tier_word(tiers.default))
+
+    def _why_width(self) -> int:
+        """What the row and key columns (with their padding, and the scrollbar) leave."""
+        return max(20, self.app.size.width - 6 - 25 - 2 * 3 - 2)
+
+    def on_resize(self) -> None:
+        if not self.is_mounted:
+            return
+        table = self.query_one("#imp-problems", DataTable)
+        column = table.columns.get(ColumnKey("why"))
+        if column is not None:
+            column.width = self._why_width()
+            table.refresh()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
@@ -230,9 +249,28 @@ class PortfolioImportScreen(FramedScreen):
             return
         table = self.query_one("#imp-problems", DataTable)
         table.clear()
-        for row in rows:
+        for row in rows[:SHOWN_PROBLEMS]:
             why = row.problem.message if row.problem else ""
-            table.add_row(str(row.number), row.text, why, key=f"r{row.number}")
+            # A long reason wraps within the screen rather than running off its edge.
+            table.add_row(str(row.number), row.text, Text(why), key=f"r{row.number}", height=None)
+        if len(rows) > SHOWN_PROBLEMS:
+            # A table of every row would be slow to draw; the command's --json lists them all.
+            rest = len(rows) - SHOWN_PROBLEMS
+            table.add_row(
+                "…",
+                "",
+                Text(
+                    ngettext(
+                        "and {n} more row (lawsuit-tui portfolio import --dry-run --json lists "
+                        "them all)",
+                        "and {n} more rows (lawsuit-tui portfolio import --dry-run --json lists "
+                        "them all)",
+                        rest,
+                    ).format(n=format_int(rest))
+                ),
+                key="more",
+                height=None,
+            )
         table.display = bool(rows)
 
     # --- check ------------------------------------------------------------------------------
@@ -345,7 +383,9 @@ class PortfolioImportScreen(FramedScreen):
             table = self.query_one("#imp-problems", DataTable)
             # The rows the service refused join those that were never sent.
             for row, _code, message in outcome.failed:
-                table.add_row(str(row.number), row.text, message, key=f"f{row.number}")
+                table.add_row(
+                    str(row.number), row.text, Text(message), key=f"f{row.number}", height=None
+                )
             table.display = table.row_count > 0
             self.plan = None
             self._hint()

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.formatting import format_date, format_int
 from lawsuit_tui.domain.trackings import TrackedItem
-from lawsuit_tui.i18n import _, ngettext
+from lawsuit_tui.i18n import _, ngettext, pgettext
 from lawsuit_tui.ui.errors import is_not_available
 from lawsuit_tui.ui.host import host_of
 
@@ -57,7 +57,7 @@ class TrackedItemsScreen(ModalScreen[None]):
         table.add_column(_("Inst."), key="instance", width=5)
         table.add_column(_("Court"), key="court", width=8)
         table.add_column(_("Status"), key="status", width=10)
-        table.add_column(_("Steps"), key="steps", width=6)
+        table.add_column(pgettext("trackings column", "Steps"), key="steps", width=6)
         table.add_column(_("Last step"), key="last", width=10)
         table.focus()
         self.load()
