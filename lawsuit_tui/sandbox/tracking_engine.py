@@ -46,6 +46,17 @@ def _bulk_error(index: int, code: str, message: str, item: Any) -> dict[str, Any
     }
 
 
+def _message(error: ServiceError) -> str:
+    """The sentence of an error's ``data`` (a list of problems read as one line)."""
+    if isinstance(error.data, str):
+        return error.data
+    parts = [
+        f"{item.get('field')}: {item.get('message')}" if isinstance(item, dict) else str(item)
+        for item in error.data
+    ]
+    return "; ".join(parts)
+
+
 def _plan_type(search_type: str, fixed_time: bool) -> str:
     """D18."""
     base = "complete_lawsuit_tracking" if search_type in LAWSUIT_SEARCHES else "document_tracking"
@@ -378,14 +389,3 @@ class TrackingEngine:
             entry.record.update(status="updated", updated_at=iso(at))
         if entry.status in ACTIVE:
             self._schedule(entry, at)
-
-
-def _message(error: ServiceError) -> str:
-    """The sentence of an error's ``data`` (a list of problems read as one line)."""
-    if isinstance(error.data, str):
-        return error.data
-    parts = [
-        f"{item.get('field')}: {item.get('message')}" if isinstance(item, dict) else str(item)
-        for item in error.data
-    ]
-    return "; ".join(parts)
