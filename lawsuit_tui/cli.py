@@ -41,6 +41,7 @@ COMMANDS = (
     "transfer-files",
     "miner",
     "datalake",
+    "portfolio",
 )
 RESPONSE_TYPES = (
     "lawsuit",
@@ -517,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     mark.add_argument("--json", action="store_true", help=_("print JSON"))
 
     _add_datalake_parser(sub)
+    _add_portfolio(sub)
     return parser
 
 
@@ -618,6 +620,89 @@ def _add_datalake_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser
         "--instance", type=positive_int_arg, default=None, metavar=_("N"), help=_("instance")
     )
     _add_cache_age(lawsuit)
+
+
+TRACKING_STATUSES = ("created", "updating", "updated", "paused", "suspended")
+
+
+def chunk_size_arg(text: str) -> int:
+    value = positive_int_arg(text)
+    if value > 1000:
+        raise argparse.ArgumentTypeError(
+            _("{value!r}: a bulk call carries at most 1000 trackings").format(value=text)
+        )
+    return value
+
+
+def _add_portfolio(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    portfolio = sub.add_parser(
+        "portfolio", help=_("import a portfolio, see its status, change it in bulk")
+    )
+    actions = portfolio.add_subparsers(dest="portfolio_command", metavar=_("ACTION"), required=True)
+    imported = actions.add_parser(
+        "import",
+        help=_("check a CSV or .xlsx file of keys and track every valid one (once)"),
+    )
+    imported.add_argument(
+        "file", metavar=_("FILE"), help=_("CSV, .xlsx or text file, one key a row")
+    )
+    imported.add_argument(
+        "--tier",
+        default=None,
+        metavar=_("NAME"),
+        help=_("tier of the rows that name none (default from config: warm)"),
+    )
+    imported.add_argument(
+        "--dry-run", action="store_true", help=_("check and show the preview; send nothing")
+    )
+    imported.add_argument(
+        "--chunk-size",
+        type=chunk_size_arg,
+        default=None,
+        metavar=_("N"),
+        help=_("trackings per bulk call, 1-1000 (default from config: 1000)"),
+    )
+    imported.add_argument("--json", action="store_true", help=_("print one JSON object"))
+
+    status = actions.add_parser("status", help=_("counts by tier and status, runs a month"))
+    status.add_argument("--json", action="store_true", help=_("print JSON"))
+
+    for name, helptext in (
+        ("pause", _("pause the selected trackings")),
+        ("resume", _("resume the selected trackings")),
+        ("delete", _("delete the selected trackings (cannot be undone)")),
+        ("set-tier", _("move the selected trackings to another tier")),
+    ):
+        action = actions.add_parser(name, help=helptext)
+        if name == "set-tier":
+            action.add_argument("new_tier", metavar=_("TIER"), help=_("the tier to move them to"))
+        action.add_argument(
+            "--tier",
+            dest="select_tier",
+            default=None,
+            metavar=_("T"),
+            help=_("the trackings of this tier"),
+        )
+        action.add_argument(
+            "--tag", default=None, metavar=_("X"), help=_("the trackings with this label")
+        )
+        action.add_argument(
+            "--status",
+            choices=TRACKING_STATUSES,
+            default=None,
+            help=_("the trackings in this status"),
+        )
+        action.add_argument(
+            "--court", default=None, metavar=_("C"), help=_("the lawsuits of this court (TJSP)")
+        )
+        action.add_argument(
+            "--file",
+            default=None,
+            metavar=_("F"),
+            help=_("the trackings of the keys in this file"),
+        )
+        action.add_argument("--yes", action="store_true", help=_("do it without asking"))
+        action.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 # --- language and dispatch -----------------------------------------------------------------

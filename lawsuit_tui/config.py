@@ -13,6 +13,7 @@ import difflib
 import ipaddress
 import json
 import os
+import re
 import stat
 import tempfile
 import tomllib
@@ -221,6 +222,50 @@ class Sandbox(_Section):
     api_key: str = "sandbox"
 
 
+_CLOCK_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+class TierSettings(_Section):
+    """One tier of the portfolio (D160): how often its trackings run (days), the step terms
+    that make a movement worth a notice, and an optional fixed time of day (``"HH:MM"``, the
+    user's own time, as every time on screen). What a default tier (hot, warm, cold) is not
+    given here keeps its default; a new tier needs its recurrence."""
+
+    recurrence: int | None = Field(default=None, ge=1, le=90)
+    step_terms: list[str] | None = None
+    fixed_time: str | None = None
+
+    @field_validator("fixed_time", mode="after")
+    @classmethod
+    def _clock_time(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not _CLOCK_TIME.match(value.strip()):
+            raise ValueError(_("expected a time of day such as 07:30"))
+        return value.strip()
+
+    @field_validator("step_terms", mode="after")
+    @classmethod
+    def _terms(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else [term.strip() for term in value if term.strip()]
+
+
+class Portfolio(_Section):
+    """The portfolio: its tiers (hot, warm and cold unless changed, D160), the tier of a row
+    that names none, and how many trackings one bulk call carries (1..1000, D73)."""
+
+    default_tier: str = "warm"
+    tiers: dict[str, TierSettings] = Field(default_factory=dict)
+    chunk_size: int = Field(default=1000, ge=1, le=1000)
+
+    @field_validator("default_tier", mode="after")
+    @classmethod
+    def _tier_named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError(_("expected the name of a tier"))
+        return value.strip()
+
+
 class Settings(BaseSettings):
     """The effective configuration. Build it with ``load_settings()``."""
 
@@ -250,6 +295,7 @@ class Settings(BaseSettings):
     system's zone (D146)."""
     webhooks: Webhooks = Field(default_factory=Webhooks)
     sandbox: Sandbox = Field(default_factory=Sandbox)
+    portfolio: Portfolio = Field(default_factory=Portfolio)
 
     _config_file: Path = PrivateAttr(default_factory=config_path)
     _overrides: frozenset[str] = PrivateAttr(default_factory=frozenset)

@@ -123,6 +123,7 @@ async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
         Scenario,
         count_accepted,
         login_with_two_factor,
+        portfolio_import_preview,
         tracking_detail,
         trackings_list,
         vault_default,
@@ -134,6 +135,7 @@ async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
 
     shots: list[tuple[str, Scenario]] = [
         ("trackings", trackings_list),
+        ("portfolio-import", portfolio_import_preview),
         ("tracking-detail", tracking_detail),
         ("vault", vault_default),
         ("vault-register", vault_register),

@@ -373,8 +373,9 @@ def cmd_apply(path: Path) -> None:
     catalog = read_catalog(PO, LOCALE)
     applied = 0
     for raw_key, value in updates.items():
+        # A plural id is a JSON list; a message that merely starts with "[" ("[y/N]") is not.
         key: str | tuple[str, ...] = (
-            tuple(json.loads(raw_key)) if raw_key.startswith("[") else raw_key
+            tuple(json.loads(raw_key)) if raw_key.startswith('["') else raw_key
         )
         first = key if isinstance(key, str) else key[0]
         context, _sep, msgid = first.rpartition("\x04")

@@ -21,9 +21,11 @@ from lawsuit_tui.ui.count.find_dialog import FindDialog
 from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
 from lawsuit_tui.ui.count.screen import AMOUNT_RANGE, CountScreen
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
+from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
-from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
 from lawsuit_tui.ui.vault.credential_form import KIND_CERTIFICATE, CredentialFormScreen
 from lawsuit_tui.ui.vault.screen import VaultScreen
 from tests.support.ui_harness import ContextClockHarness, samples, settle, wait_for
@@ -62,18 +64,26 @@ async def some_trackings(sandbox: ContextClockHarness) -> list[Any]:
     context = await sandbox.app.context()
     sample = samples()
     made = [
-        await context.trackings.create(track(sample["moving_lawsuit"], recurrence=1)),
+        await context.trackings.create(
+            track(
+                sample["moving_lawsuit"],
+                recurrence=1,
+                tags={"tier": "hot", "labels": ["vip", "contencioso"]},
+            )
+        ),
         await context.trackings.create(
             track(
                 sample["cpf"][0],
                 recurrence=7,
                 fixed_time=True,
-                hour_range=8,
+                hour_range=11,
                 execution_minute=30,
-                tags={"client": "ACME"},
+                tags={"tier": "warm", "labels": ["cobrança"], "name": "Cliente ACME"},
             )
         ),
-        await context.trackings.create(track(sample["lawsuit_cnj"][2], recurrence=3)),
+        await context.trackings.create(
+            track(sample["lawsuit_cnj"][2], recurrence=30, tags={"tier": "cold"})
+        ),
     ]
     await context.trackings.pause(made[2].tracking_id)
     await sandbox.advance(2 * DAY)
@@ -85,21 +95,21 @@ async def some_trackings(sandbox: ContextClockHarness) -> list[Any]:
 
 
 async def trackings_empty(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await goto(pilot, "trackings", TrackingsScreen)
+    await goto(pilot, "trackings", PortfolioScreen)
     await finish(pilot)
 
 
 async def trackings_list(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
     await some_trackings(sandbox)
-    await goto(pilot, "trackings", TrackingsScreen)
+    await goto(pilot, "trackings", PortfolioScreen)
     await finish(pilot)
 
 
 async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await trackings_list(sandbox, pilot)
     screen = pilot.app.screen
-    assert isinstance(screen, TrackingsScreen)
+    assert isinstance(screen, PortfolioScreen)
     screen.table.focus()
     await pilot.press("down", "down", "enter")  # the moving lawsuit, which has movements
     await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
@@ -110,12 +120,12 @@ async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> No
 
 
 async def tracking_form_errors(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await goto(pilot, "trackings", TrackingsScreen)
+    await goto(pilot, "trackings", PortfolioScreen)
     await pilot.press("n")
     await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
     form = pilot.app.screen
     form.query_one("#tf-search-key", Input).value = "1234567"
-    form.query_one("#tf-recurrence", Input).value = "45"
+    form.query_one("#tf-recurrence", Input).value = "91"
     form.query_one("#tf-fixed-time", Checkbox).value = True
     await pilot.pause()
     form.query_one("#tf-hour", Input).value = "25"
@@ -230,10 +240,64 @@ async def count_find(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
 async def tracking_delete_confirm(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await trackings_list(sandbox, pilot)
     screen = pilot.app.screen
-    assert isinstance(screen, TrackingsScreen)
+    assert isinstance(screen, PortfolioScreen)
     screen.table.focus()
     await pilot.press("d")  # a destructive question: "Keep"/"No" has the focus
     await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+    await finish(pilot)
+
+
+async def portfolio_marked(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    """Two trackings marked, and the question before pausing them."""
+    await trackings_list(sandbox, pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, PortfolioScreen)
+    screen.table.focus()
+    await pilot.press("space", "space", "p")
+    await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+    await finish(pilot)
+
+
+async def portfolio_tier_picker(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    await trackings_list(sandbox, pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, PortfolioScreen)
+    screen.table.focus()
+    await pilot.press("a", "t")
+    await wait_for(lambda: isinstance(pilot.app.screen, TierPickerScreen), pilot.pause)
+    await finish(pilot)
+
+
+async def portfolio_import_preview(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    """The demo portfolio checked: what a new user sees first (the path starts there)."""
+    await goto(pilot, "trackings", PortfolioScreen)
+    await pilot.press("i")
+    await wait_for(lambda: isinstance(pilot.app.screen, PortfolioImportScreen), pilot.pause)
+    importer = pilot.app.screen
+    assert isinstance(importer, PortfolioImportScreen)
+    await settle(pilot)
+    # The demo file's absolute path differs from one checkout to another: show its name.
+    importer.query_one("#imp-path", Input).value = "assets/portfolio/carteira-demo.csv"
+    await pilot.press("f10")
+    await wait_for(lambda: importer.ready_to_create, pilot.pause, limit=30)
+    await finish(pilot)
+
+
+async def tracking_detail_error(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    """A run that met a court that is down: the movement says so."""
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    context = await sandbox.app.context()
+    record = await context.trackings.create(
+        track(samples()["court_down_lawsuit"], tags={"tier": "hot"})
+    )
+    await sandbox.advance(DAY + 10)
+    await sandbox.advance(10)
+    screen = await goto(pilot, "trackings", PortfolioScreen)
+    screen.show_params(tracking_id=record.tracking_id)
+    await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
+    detail = pilot.app.screen
+    assert isinstance(detail, TrackingDetailScreen)
+    await wait_for(lambda: detail.loaded, pilot.pause)
     await finish(pilot)
 
 

@@ -137,19 +137,29 @@ class ResponseFilters:
         return _not_before(record.created_at, self.created_at_gte)
 
 
+def _compact(text: str) -> str:
+    """A key as compared: its letters and digits, upper case (D3: the service normalizes)."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
+
 @dataclass(frozen=True)
 class TrackingFilters:
-    """``GET /tracking`` filters."""
+    """``GET /tracking`` filters (D23; ``search_type`` and ``created_at_gte`` from
+    tracking.json's query, one value each, D76)."""
 
     status: str | None = None
     search_key: str | None = None
+    search_type: str | None = None
+    created_at_gte: datetime | None = None
 
     def to_query(self) -> dict[str, str]:
         query: dict[str, str] = {}
-        if self.status is not None:
-            query["status"] = self.status
-        if self.search_key is not None:
-            query["search_key"] = self.search_key
+        for name in ("status", "search_key", "search_type"):
+            value = getattr(self, name)
+            if value is not None:
+                query[name] = str(value)
+        if self.created_at_gte is not None:
+            query["created_at_gte"] = iso_z(self.created_at_gte)
         return query
 
     def keep(self, record: TrackingRecord) -> bool:
@@ -158,6 +168,12 @@ class TrackingFilters:
         if self.status is None and record.status == "deleted":
             return False
         search = record.search
-        return self.search_key is None or (
-            search is not None and search.search_key == self.search_key
-        )
+        if self.search_type is not None and (
+            search is None or search.search_type != self.search_type
+        ):
+            return False
+        if self.search_key is not None and (
+            search is None or _compact(search.search_key or "") != _compact(self.search_key)
+        ):
+            return False
+        return _not_before(record.created_at, self.created_at_gte)

@@ -111,6 +111,10 @@ class Slot:
     at: float
     in_flight: bool = True
     ticket: Ticket | None = None
+    # Slots this process held, this one included, when the call was sent: what the service
+    # counted when the call arrived, unless someone else also called (see ``complete``).
+    occupied: int = 0
+    seq: int = 0
 
 
 class RateLimiter:
@@ -284,6 +288,8 @@ class RateLimiter:
                         slot = Slot(self._clock(), ticket=shared)
                         self._slots.append(slot)
                         self.calls_made += 1
+                        slot.occupied = len(self._slots) + len(self._phantoms)
+                        slot.seq = self.calls_made
                         return slot
                     free_at = self._next_free()
                     # Every slot is a call still in flight: its answer will free nothing
@@ -365,7 +371,12 @@ class RateLimiter:
             self._queue(Answered(slot.ticket, self.ledger.now(), remaining, self._limit))
         elif remaining is not None and remaining >= 0:
             self._prune(now)
-            used_here = len(self._slots) + len(self._phantoms)
+            # ``remaining`` was counted when the call arrived: compare with what this process
+            # held then (and sent since), not now, when older calls may have left the window
+            # while this one was under way (each such call made a spurious phantom that held
+            # a slot for a whole window).
+            later = sum(1 for s in self._slots if s.seq > slot.seq)
+            used_here = max(len(self._slots) + len(self._phantoms), slot.occupied + later)
             used_there = self._limit - remaining
             if used_there > used_here:
                 self.corrections += 1

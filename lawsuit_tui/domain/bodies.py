@@ -62,6 +62,7 @@ from lawsuit_tui.i18n import N_, _
 __all__ = [
     "ATTACHMENT_SEARCHES",
     "DEFAULT_PAGE_SIZE",
+    "MAX_BULK_TRACKINGS",
     "MAX_CACHE_TTL_DAYS",
     "MAX_PAGE_SIZE",
     "MAX_RECURRENCE_DAYS",
@@ -78,6 +79,8 @@ __all__ = [
     "RequestsPageParams",
     "ResponsesPageParams",
     "SearchBody",
+    "TrackedItemsPageParams",
+    "TrackingBulkBody",
     "TrackingCreateBody",
     "TrackingPatchBody",
     "TrackingsPageParams",
@@ -157,7 +160,8 @@ _UNCHECKED_RESPONSE_TYPES = (ResponseType.SANCTION, ResponseType.COMMUNICATION)
 ATTACHMENT_SEARCHES = (SearchType.LAWSUIT_ATTACHMENT, SearchType.EXECUTION_ATTACHMENT)
 
 MAX_CACHE_TTL_DAYS = 365
-MAX_RECURRENCE_DAYS = 30
+MAX_RECURRENCE_DAYS = 90  # D66: days, 1..90 (the changelog)
+MAX_BULK_TRACKINGS = 1000  # D73
 
 
 def _invalid(message: str) -> PydanticCustomError:
@@ -390,12 +394,26 @@ class ResponsesPageParams(PageParams):
 
 
 class TrackingsPageParams(PageParams):
-    """GET /tracking: page_size from 5, filters status and search_key (D23)."""
+    """GET /tracking: page_size from 5, filters status and search_key (D23); search_type
+    and created_at_gte too (tracking.json), one value each (D76)."""
 
     min_page_size: ClassVar[int] = 5
 
     status: Open[TrackingStatus] | None = None
     search_key: str | None = None
+    search_type: Open[SearchType] | None = None
+    created_at_gte: Timestamp | None = None
+
+
+class TrackedItemsPageParams(PageParams):
+    """GET /tracked-item: page_size 5..1000 (D75: the OAS allows 10,000; the client keeps to
+    the strictest bound), one value per filter (D76)."""
+
+    min_page_size: ClassVar[int] = 5
+
+    tracking_id: str | None = None
+    tribunal_acronym: str | None = None
+    lawsuit_status: str | None = None
 
 
 class _TrackingFields(BodyModel):
@@ -455,9 +473,10 @@ class _TrackingFields(BodyModel):
 
 
 class TrackingCreateBody(_TrackingFields):
-    """POST /tracking (body not shown in the spec: this is our decided shape)."""
+    """POST /tracking (D27, D66): ``fixed_time`` is always sent (false unless asked)."""
 
     search: SearchBody
+    fixed_time: bool | None = False
 
     @model_validator(mode="after")
     def _attachments_for_lawsuits(self) -> TrackingCreateBody:
@@ -469,6 +488,23 @@ class TrackingCreateBody(_TrackingFields):
 
 class TrackingPatchBody(_TrackingFields):
     """A change to a tracking: every field optional, only the given ones are sent."""
+
+
+class TrackingBulkBody(BodyModel):
+    """POST /tracking/bulk (D73): 1..1000 trackings, each a POST /tracking body."""
+
+    trackings: list[TrackingCreateBody]
+
+    @field_validator("trackings")
+    @classmethod
+    def _bounded(cls, value: list[TrackingCreateBody]) -> list[TrackingCreateBody]:
+        if not 1 <= len(value) <= MAX_BULK_TRACKINGS:
+            raise _invalid(
+                _("a bulk creation holds 1 to {high} trackings, not {n}").format(
+                    high=MAX_BULK_TRACKINGS, n=len(value)
+                )
+            )
+        return value
 
 
 class CredentialItem(Credential):

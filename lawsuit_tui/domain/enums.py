@@ -46,6 +46,7 @@ __all__ = [
     "SearchType",
     "ServiceIa",
     "Side",
+    "TierName",
     "TrackingStatus",
     "TransferFileStatus",
     "TransferFileType",
@@ -73,6 +74,14 @@ class TrackingStatus(StrEnum):
     PAUSED = "paused"
     DELETED = "deleted"
     SUSPENDED = "suspended"
+
+
+class TierName(StrEnum):
+    """The portfolio's default tiers (domain/tiers.py); a configured tier keeps its own name."""
+
+    HOT = "hot"
+    WARM = "warm"
+    COLD = "cold"
 
 
 class Origin(StrEnum):

@@ -38,6 +38,7 @@ __all__ = [
     "format_int",
     "format_money",
     "format_size",
+    "format_time_of_day",
     "local_clock_to_utc",
     "parse_date_br",
     "parse_money_br",
@@ -152,6 +153,13 @@ def format_datetime(value: DateLike, *, seconds: bool = False) -> str:
     if seconds:
         clock += f":{local.second:02d}"
     return f"{day} {clock}"
+
+
+def format_time_of_day(hour: int, minute: int) -> str:
+    """``08:30``: a time of day the service keeps in UTC (a tracking's fixed time), in the
+    reader's zone."""
+    local_hour, local_minute = utc_clock_to_local(hour, minute)
+    return f"{local_hour:02d}:{local_minute:02d}"
 
 
 def _group(digits: str, separator: str = ".") -> str:

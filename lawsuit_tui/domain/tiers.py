@@ -20,6 +20,7 @@ __all__ = [
     "DAYS_PER_MONTH",
     "DEFAULT_TIERS",
     "LABELS_TAG",
+    "TIER_ALIASES",
     "TIER_TAG",
     "Tier",
     "labels_of",
@@ -56,6 +57,16 @@ DEFAULT_TIERS: Final[tuple[Tier, ...]] = (
     Tier("warm", 7, ("sentença", "execução")),
     Tier("cold", 30, ("sentença", "arquivamento")),
 )
+
+
+# D158: the default tiers as a Brazilian file names them (folded: lower case, no accents).
+TIER_ALIASES: Final[dict[str, str]] = {
+    "quente": "hot",
+    "morno": "warm",
+    "morna": "warm",
+    "frio": "cold",
+    "fria": "cold",
+}
 
 
 def monthly_runs(recurrence: int | None) -> float:

@@ -1,12 +1,30 @@
-"""The tracking record (recurring monitoring of a search)."""
+"""The tracking record (recurring monitoring of a search), and what the tracking service
+answers besides it: a bulk creation's outcome and the tracked items (tracking.json)."""
 
 from __future__ import annotations
 
-from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp
-from lawsuit_tui.domain.enums import Open, PlanConfigType, TrackingStatus
+from typing import Any
+
+from pydantic import Field
+
+from lawsuit_tui.domain.base import ApiModel, JsonObject, Number, Timestamp
+from lawsuit_tui.domain.enums import Open, PlanConfigType, SearchType, Side, TrackingStatus
+from lawsuit_tui.domain.pagination import PageEnvelope
 from lawsuit_tui.domain.requests import Search
 
-__all__ = ["NotificationFilters", "TrackingRecord"]
+__all__ = [
+    "ALREADY_EXISTS",
+    "BulkTrackingError",
+    "BulkTrackingResult",
+    "NotificationFilters",
+    "TrackedItem",
+    "TrackedItemCount",
+    "TrackedItemsPage",
+    "TrackingRecord",
+]
+
+# D73: the code of a bulk item refused because its key is tracked already.
+ALREADY_EXISTS = "TRACKING_ALREADY_EXISTS"
 
 
 class NotificationFilters(ApiModel):
@@ -41,3 +59,77 @@ class TrackingRecord(ApiModel):
     @property
     def is_paused(self) -> bool:
         return self.status == TrackingStatus.PAUSED
+
+
+class BulkTrackingError(ApiModel):
+    """One refused item of ``POST /tracking/bulk`` (D73): its index in the body, the
+    ``"<CODE>: <message>"`` text and the item as sent."""
+
+    index: int
+    error: str = ""
+    input: JsonObject | None = None
+
+    @property
+    def code(self) -> str:
+        """The code before the first colon (``TRACKING_ALREADY_EXISTS``), or the whole text."""
+        head, sep, _rest = self.error.partition(":")
+        return head.strip() if sep and head.strip() and " " not in head.strip() else self.error
+
+    @property
+    def message(self) -> str:
+        """What follows the code (the whole text when it has none)."""
+        head, sep, rest = self.error.partition(":")
+        return rest.strip() if sep and head.strip() and " " not in head.strip() else self.error
+
+    @property
+    def already_exists(self) -> bool:
+        return self.code == ALREADY_EXISTS
+
+    @property
+    def search(self) -> dict[str, Any]:
+        """The item's search as sent (``{}`` when the service did not echo it)."""
+        found = (self.input or {}).get("search")
+        return found if isinstance(found, dict) else {}
+
+
+class BulkTrackingResult(ApiModel):
+    """``POST /tracking/bulk``: the trackings made, in the order of the body, and the items
+    refused (D73: the call succeeds even when every item failed)."""
+
+    trackings: list[TrackingRecord] = Field(default_factory=list)
+    errors: list[BulkTrackingError] = Field(default_factory=list)
+
+
+class TrackedItem(ApiModel):
+    """What a tracking follows (``GET /tracked-item``): one lawsuit instance. A tracking of a
+    CNJ has one item per instance; a tracking of a document, one per lawsuit it found."""
+
+    tracked_item_id: str
+    tracking_id: str | None = None
+    tracking_type: Open[SearchType] | None = None
+    lawsuit_cnj: str | None = None
+    lawsuit_instance: int | None = None
+    tribunal_id: str | None = None
+    tribunal_acronym: str | None = None
+    communication_hash: str | None = None
+    distribution_date: Timestamp | None = None
+    steps_count: int | None = None
+    last_step_date: Timestamp | None = None
+    related_response_id: str | None = None
+    lawsuit_name: str | None = None
+    tracked_side: Open[Side] | None = None
+    lawsuit_status: str | None = None
+    lawsuit_amount: Number | None = None
+    created_at: Timestamp | None = None
+    updated_at: Timestamp | None = None
+    tags: JsonObject | None = None
+
+
+class TrackedItemsPage(PageEnvelope):
+    page_data: list[TrackedItem] = Field(default_factory=list)
+
+
+class TrackedItemCount(ApiModel):
+    """``GET /tracked-item-count``."""
+
+    count: int = 0

@@ -35,6 +35,7 @@ from lawsuit_tui.domain.enums import (
     RevenueStatus,
     SearchType,
     Side,
+    TierName,
     TrackingStatus,
     TransferFileStatus,
     WarrantStatus,
@@ -63,6 +64,7 @@ __all__ = [
     "REVENUE_STATUS_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
+    "TIER_WORDS",
     "TRACKING_STATUS_WORDS",
     "TRANSFER_FILE_STATUS_WORDS",
     "VAULT_REFUSAL_WORDS",
@@ -423,6 +425,14 @@ REVENUE_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
     RevenueStatus.ATIVA: N_("active registration"),
     RevenueStatus.BAIXADA: N_("closed down"),
     RevenueStatus.INAPTA: N_("unfit registration"),
+}
+
+
+TIER_WORDS: Final[Mapping[StrEnum, str]] = {
+    # The portfolio's default tiers (a configured tier shows its own name).
+    TierName.HOT: N_("hot"),
+    TierName.WARM: N_("warm"),
+    TierName.COLD: N_("cold"),
 }
 
 

@@ -150,7 +150,7 @@ class CreateRequestIn(_In):
 
 
 class NotificationFiltersIn(_In):
-    step_terms: list[str] | None = None
+    step_terms: list[str]  # D66: required when notification_filters is sent
 
 
 # Whitespace spelt out: generators and Python's ``re`` disagree on what \s holds (\x1e).
@@ -173,9 +173,9 @@ Email = Annotated[
 
 
 class TrackingPatchIn(_In):
-    """D28: the fields a PATCH may change."""
+    """D65: the fields a PATCH may change (the union of the documents)."""
 
-    recurrence: Annotated[int, Field(ge=1, le=30)] | None = None  # D27: days
+    recurrence: Annotated[int, Field(ge=1, le=90)] | None = None  # D66: days, 1..90
     callback_url: Annotated[str, Field(max_length=2000)] | None = None
     notification_emails: list[Email] | None = None
     notification_filters: NotificationFiltersIn | None = None

@@ -5,9 +5,9 @@ the engines change it, and nothing else keeps state of its own.
 
 Its parts:
 - what the service holds for its callers, and what a persisted sandbox would save: ``ids``,
-  ``requests``, ``responses``, ``trackings``, ``retrieved``, ``counts`` (the Miner's
-  requests and credits), ``credentials`` (the vault's, without secrets), ``file_links``,
-  ``transfer_files`` and ``datalake_refreshed``;
+  ``requests``, ``responses``, ``trackings``, ``tracked_items``, ``retrieved``, ``counts``
+  (the Miner's requests and credits), ``credentials`` (the vault's, without secrets),
+  ``file_links``, ``transfer_files`` and ``datalake_refreshed``;
 - its settings: ``seed``, ``keys``, ``limiter``, ``faults``;
 - what it runs on: ``clock``, ``world`` (derived from the seed, never saved), ``background``
   (timed events and tasks), ``webhooks`` (deliveries), ``tokens`` and ``stats``.
@@ -87,6 +87,8 @@ class SandboxState:
         # GET /responses/{id}; derived from ``responses`` and kept with it.
         self.response_places: dict[str, tuple[str, int]] = {}
         self.trackings: dict[str, TrackingEntry] = {}
+        # What each tracking follows: plain records keyed by tracked_item_id (tracked_items.py).
+        self.tracked_items: dict[str, dict[str, Any]] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()

@@ -31,6 +31,8 @@ class Stats:
         self.rate_limited: Counter[str] = Counter()
         self.webhooks: Counter[str] = Counter()
         self.faults: Counter[str] = Counter()
+        # Trackings made, and keys refused because a live tracking follows them (D164).
+        self.trackings: Counter[str] = Counter()
 
     def count_call(self, key: str, request: Request) -> None:
         self.calls[key_label(key)][_route_of(request)] += 1
@@ -45,6 +47,10 @@ class Stats:
     def count_fault(self, what: str) -> None:
         self.faults[what] += 1
 
+    def count_tracking(self, what: str) -> None:
+        """``what``: created, or already_exists (a second tracking of a key refused)."""
+        self.trackings[what] += 1
+
     def snapshot(self) -> dict[str, Any]:
         return {
             "calls": {k: dict(v) for k, v in self.calls.items()},
@@ -56,4 +62,7 @@ class Stats:
                 for name in ("attempts", "delivered", "retries", "failed", "rejected")
             },
             "faults": dict(self.faults),
+            "tracking_creations": {
+                name: self.trackings.get(name, 0) for name in ("created", "already_exists")
+            },
         }

@@ -12,8 +12,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from pydantic import ValidationError
+
+from lawsuit_tui.domain.trackings import ALREADY_EXISTS
 from lawsuit_tui.sandbox.clock import iso
-from lawsuit_tui.sandbox.errors import ServiceError
+from lawsuit_tui.sandbox.errors import ServiceError, validation_items
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.lawsuit_filters import fold
 from lawsuit_tui.sandbox.records import RequestEntry, Result, TrackingEntry
@@ -26,11 +29,31 @@ from lawsuit_tui.sandbox.searches import (
     response_types_for,
 )
 from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.tracked_items import refresh_items
 
 __all__ = ["TrackingEngine"]
 
 DAY = timedelta(days=1)
 ACTIVE = ("created", "updating", "updated")
+
+
+def _bulk_error(index: int, code: str, message: str, item: Any) -> dict[str, Any]:
+    """One refused item of a bulk creation (D73)."""
+    return {
+        "index": index,
+        "error": f"{code}: {message}",
+        "input": item if isinstance(item, dict) else {"value": item},
+    }
+
+
+def _message(error: ServiceError) -> str:
+    """The sentence of an error's ``data`` (D64: problems, a sentence or an object)."""
+    data = error.data
+    if isinstance(data, str):
+        return data
+    if isinstance(data, dict):
+        return str(data.get("message") or "; ".join(f"{k}: {v}" for k, v in data.items()))
+    return "; ".join(data)
 
 
 def _plan_type(search_type: str, fixed_time: bool) -> str:
@@ -46,11 +69,57 @@ class TrackingEngine:
     def __init__(self, state: SandboxState) -> None:
         self.state = state
         self.requests = RequestEngine(state)
+        self._owners: dict[str, tuple[str, str]] = {}
 
     # ----------------------------------------------------------------- commands
 
     def create(self, config: KeyConfig, body: TrackingIn) -> TrackingEntry:
-        state = self.state
+        key = self._checked(body, self._live_keys(config))
+        entry = self._make(config, body, key)
+        self.state.background.spawn(self._refresh_items([entry], self.state.clock.now()))
+        return entry
+
+    def create_bulk(
+        self, config: KeyConfig, items: list[Any]
+    ) -> tuple[list[TrackingEntry], list[dict[str, Any]]]:
+        """D73: each item validated and made on its own, in order; the refused ones as
+        ``{index, error: "<CODE>: <message>", input}``. A key repeated within the batch is
+        refused like one tracked already."""
+        live = self._live_keys(config)
+        made: list[TrackingEntry] = []
+        errors: list[dict[str, Any]] = []
+        for index, item in enumerate(items):
+            try:
+                body = TrackingIn.model_validate(item)
+            except ValidationError as exc:
+                text = "; ".join(
+                    f"{i['field']}: {i['message']}" for i in validation_items(exc.errors())
+                )
+                errors.append(_bulk_error(index, "HttpBadRequestError", text, item))
+                continue
+            try:
+                key = self._checked(body, live)
+            except ServiceError as problem:
+                errors.append(_bulk_error(index, problem.name, _message(problem), item))
+                continue
+            entry = self._make(config, body, key)
+            live[(entry.search.search_type, entry.search.search_key)] = entry.tracking_id
+            made.append(entry)
+        if made:
+            self.state.background.spawn(self._refresh_items(made, self.state.clock.now()))
+        return made, errors
+
+    def _live_keys(self, config: KeyConfig) -> dict[tuple[str, str], str]:
+        """(search_type, normalized key) -> tracking_id of the caller's live trackings."""
+        return {
+            (other.search.search_type, other.search.search_key): other.tracking_id
+            for other in self.state.trackings.values()
+            if other.key == config.key and other.status != "deleted"
+        }
+
+    def _checked(self, body: TrackingIn, live: dict[tuple[str, str], str]) -> str:
+        """The normalized key of ``body``, or why it cannot be registered: 422 (types), 400
+        (a key that is not one of its type, D52), 409 (tracked already, D54)."""
         search = body.search
         response_type = search.response_type or response_types_for(search.search_type)[0]
         if response_type not in response_types_for(search.search_type):
@@ -61,18 +130,29 @@ class TrackingEngine:
                 name="HttpUnprocessableEntityError",
             )
         key = normalize_search_key(search.search_type, search.search_key)
-        for other in state.trackings.values():
-            if (
-                other.key == config.key
-                and other.status != "deleted"
-                and other.search.search_type == search.search_type
-                and other.search.search_key == key
-            ):
-                raise ServiceError(
-                    409,
-                    f"tracking {other.tracking_id} already follows this {search.search_type}",
-                    name="TRACKING_ALREADY_EXISTS",
-                )
+        other = live.get((search.search_type, key))
+        if other is not None:
+            self.state.stats.count_tracking("already_exists")
+            raise ServiceError(
+                409,
+                f"tracking {other} already follows this {search.search_type}",
+                name=ALREADY_EXISTS,
+            )
+        return key
+
+    def _owner(self, config: KeyConfig) -> tuple[str, str]:
+        """The user and company ids of a key (the same for a whole bulk call)."""
+        found = self._owners.get(config.key)
+        if found is None:
+            found = (self.state.user_id(config.key), self.state.company_id(config.key))
+            self._owners[config.key] = found
+        return found
+
+    def _make(self, config: KeyConfig, body: TrackingIn, key: str) -> TrackingEntry:
+        state = self.state
+        search = body.search
+        response_type = search.response_type or response_types_for(search.search_type)[0]
+        user_id, company_id = self._owner(config)
         now = state.clock.now()
         fixed_time = bool(body.fixed_time)
         search = search.model_copy(
@@ -88,8 +168,8 @@ class TrackingEngine:
         with_attachments = bool(body.with_attachments) and search.search_type == "lawsuit_cnj"
         record: dict[str, Any] = {
             "tracking_id": state.ids.next("tracking"),
-            "user_id": state.user_id(config.key),
-            "company_id": state.company_id(config.key),
+            "user_id": user_id,
+            "company_id": company_id,
             "request_id": None,
             "status": "created",
             "recurrence": body.recurrence or 1,
@@ -123,13 +203,13 @@ class TrackingEngine:
             entry.known if entry.known else state.world.find("lawsuit_cnj", key)
         )
         state.trackings[entry.tracking_id] = entry
+        state.stats.count_tracking("created")
         self._schedule(entry)
-        state.background.spawn(self._refresh_counts(entry, now))
         return entry
 
-    async def _refresh_counts(self, entry: TrackingEntry, at: datetime) -> None:
-        counts = await self.state.run_world(lambda: self._counts(entry, at))
-        entry.record.update(tracked_items_count=counts[0], tracked_items_steps_count=counts[1])
+    async def _refresh_items(self, entries: list[TrackingEntry], at: datetime) -> None:
+        """The tracked items of new trackings, and their counts (in the world's thread)."""
+        await self.state.run_world(lambda: refresh_items(self.state, entries, at))
 
     def get(self, config: KeyConfig, tracking_id: str, *, live: bool = False) -> TrackingEntry:
         """The caller's tracking; 404 TRACKING_NOT_FOUND (also when deleted and ``live``)."""
@@ -301,8 +381,7 @@ class TrackingEngine:
         if advanced:
             entry.baseline = at
             entry.known.update(hits)
-        items, steps = self._counts(entry, at)
-        entry.record.update(tracked_items_count=items, tracked_items_steps_count=steps)
+        refresh_items(self.state, [entry], at)
         return results
 
     def _finish(self, entry: TrackingEntry, started: datetime, at: datetime) -> None:
@@ -311,18 +390,3 @@ class TrackingEngine:
             entry.record.update(status="updated", updated_at=iso(at))
         if entry.status in ACTIVE:
             self._schedule(entry, at)
-
-    def _counts(self, entry: TrackingEntry, at: datetime) -> tuple[int, int]:
-        """tracked_items_count and tracked_items_steps_count (in the world's thread)."""
-        world = self.state.world
-        search = entry.search
-        if search.search_type in LAWSUIT_SEARCHES:
-            hits = world.find("lawsuit_cnj", search.search_key)
-        else:
-            hits = sorted(entry.known)
-        steps = 0
-        for code, instance in hits[:50]:  # bounded: a busy document has hundreds
-            for lawsuit in world.court_view(code, instance, at):
-                last = lawsuit.get("last_step") or {}
-                steps += int(last.get("steps_count") or len(lawsuit.get("steps") or []))
-        return len(hits), steps

@@ -27,6 +27,8 @@ from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
 from lawsuit_tui.services.paths import cache_path
+from lawsuit_tui.services.portfolio import PortfolioService
+from lawsuit_tui.services.portfolio_import import PortfolioImporter
 from lawsuit_tui.services.requests import FollowPolicy, RequestService
 from lawsuit_tui.services.search import SearchService
 from lawsuit_tui.services.status import ContextStatus, StatusHub
@@ -39,6 +41,8 @@ from lawsuit_tui.store import CacheLocked, Store
 
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
+
+from lawsuit_tui.config import Portfolio
 
 __all__ = ["SANDBOX_ROOT", "ContextStatus", "ServiceContext", "cache_path"]
 
@@ -63,6 +67,7 @@ class ServiceContext:
         sandbox_app: Any = None,
         sandbox_root: str | None = None,
         follow_policy: FollowPolicy | None = None,
+        portfolio_settings: Portfolio | None = None,
     ) -> None:
         self.mode = mode
         self.api = api
@@ -101,6 +106,7 @@ class ServiceContext:
         self.warrants = WarrantService(deps)
         self.transfer_files = TransferFileService(deps)
         self.datalake = DatalakeService(deps)
+        self.portfolio = PortfolioService(deps, self.trackings, portfolio_settings or Portfolio())
 
     # --- opening and closing ----------------------------------------------------------------
 
@@ -189,6 +195,16 @@ class ServiceContext:
             sandbox_app=sandbox_app,
             sandbox_root=sandbox_root,
             follow_policy=follow_policy,
+            portfolio_settings=settings.portfolio,
+        )
+
+    def portfolio_importer(self, *, chunk_size: int | None = None) -> PortfolioImporter:
+        """An importer of portfolio files with the tiers in force (PortfolioConfigError when
+        the configuration names tiers that cannot be used)."""
+        return PortfolioImporter(
+            self.deps,
+            self.portfolio.tiers,
+            chunk_size=chunk_size or self.portfolio.chunk_size,
         )
 
     async def aclose(self) -> None:

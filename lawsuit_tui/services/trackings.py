@@ -5,8 +5,9 @@ from __future__ import annotations
 from lawsuit_tui.api.filters import ResponseFilters
 from lawsuit_tui.domain.bodies import TrackingCreateBody, TrackingPatchBody
 from lawsuit_tui.domain.responses import ResponseRecord
-from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.trackings import TrackedItem, TrackingRecord
 from lawsuit_tui.services.deps import Deps
+from lawsuit_tui.services.errors import OperationNotAvailable
 
 __all__ = ["TrackingService"]
 
@@ -23,6 +24,11 @@ class TrackingService:
         """Trackings kept in the cache, newest first."""
         rows = self._d.cache.store.list_trackings(status)
         return [TrackingRecord.model_validate(row) for row in rows]
+
+    def cached(self, tracking_id: str) -> TrackingRecord | None:
+        """The cache's copy of one tracking (None when it holds none)."""
+        row = self._d.cache.store.get_tracking(tracking_id)
+        return TrackingRecord.model_validate(row) if isinstance(row, dict) else None
 
     async def refresh(self) -> list[TrackingRecord]:
         """Every (non-deleted) tracking from the service, kept in the cache."""
@@ -47,6 +53,18 @@ class TrackingService:
 
     async def patch(self, tracking_id: str, body: TrackingPatchBody) -> TrackingRecord:
         return await self._keep(await self._d.api.patch_tracking(tracking_id, body))
+
+    async def tracked_items(self, tracking_id: str) -> list[TrackedItem]:
+        """What the tracking follows, one item per lawsuit instance (D157)."""
+        return [item async for item in self._d.api.iter_tracked_items(tracking_id=tracking_id)]
+
+    async def tracked_item_count(self) -> int | None:
+        """How many lawsuit instances every tracking of this key follows (None when the
+        service does not say)."""
+        try:
+            return await self._d.api.count_tracked_items()
+        except OperationNotAvailable:
+            return None
 
     async def responses(self, tracking_id: str) -> list[ResponseRecord]:
         """Responses produced by a tracking (origin_id = tracking_id), kept in the cache."""

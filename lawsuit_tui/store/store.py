@@ -36,6 +36,7 @@ from lawsuit_tui.store.tables.datalake import DatalakeAnswers
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
+from lawsuit_tui.store.tables.portfolio_imports import PortfolioImports
 from lawsuit_tui.store.tables.requests import Requests
 from lawsuit_tui.store.tables.responses import Responses
 from lawsuit_tui.store.tables.trackings import Trackings
@@ -65,6 +66,7 @@ class Store:
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
         self.datalake = DatalakeAnswers(engine)
+        self.portfolio_imports = PortfolioImports(engine)
 
     # ------------------------------------------------------------------ opening, closing
 

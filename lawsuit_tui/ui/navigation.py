@@ -73,11 +73,12 @@ DESTINATIONS: tuple[Destination, ...] = (
         N_("Asynchronous requests and their responses"),
     ),
     Destination(
+        # The id stays "trackings" (keymaps and notices name it); what it is, the portfolio.
         "trackings",
         "f4",
-        N_("Trackings"),
-        "lawsuit_tui.ui.trackings.tracking_list:TrackingsScreen",
-        N_("Lawsuits and documents being monitored"),
+        N_("Portfolio"),
+        "lawsuit_tui.ui.trackings.portfolio_screen:PortfolioScreen",
+        N_("Every tracking by tier, label, status and court; import, bulk changes"),
     ),
     Destination(
         "vault",

@@ -8,7 +8,6 @@ seconds; each worker's client is configured with the same window, as a user's wo
 from __future__ import annotations
 
 import json
-import os
 import stat
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.served_sandbox import served_sandbox
+from tests.support.served_sandbox import live_env, served_sandbox
 
 WORKER = Path(__file__).with_name("rate_budget_worker.py")
 CALLS = 250
@@ -38,23 +37,13 @@ def server_429s(root: str) -> int:
 
 
 def run_pair(root: str, tmp_path: Path, *, shared: bool) -> list[dict[str, object]]:
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("LAWSUIT_TUI_")}
-    env.update(
-        {
-            "PYTHONUNBUFFERED": "1",
-            "XDG_RUNTIME_DIR": str(runtime),
-            "LAWSUIT_TUI_CONFIG": str(tmp_path / "absent.toml"),
-            "LAWSUIT_TUI_CACHE_DIR": str(tmp_path / "cache"),
-            "LAWSUIT_TUI_API_KEY": "sandbox",
-            "LAWSUIT_TUI_RATE_LIMIT__CALLS": RATE.split("/")[0],
-            "LAWSUIT_TUI_RATE_LIMIT__SECONDS": RATE.split("/")[1],
-            "LAWSUIT_TUI_RATE_LIMIT__SHARED": "true" if shared else "false",
-        }
+    env = live_env(
+        tmp_path,
+        root,
+        LAWSUIT_TUI_RATE_LIMIT__CALLS=RATE.split("/")[0],
+        LAWSUIT_TUI_RATE_LIMIT__SECONDS=RATE.split("/")[1],
+        LAWSUIT_TUI_RATE_LIMIT__SHARED="true" if shared else "false",
     )
-    for name in ("requests", "lawsuits", "tracking", "vault", "miner"):
-        env[f"LAWSUIT_TUI_URLS__{name.upper()}_URL"] = f"{root}/{name}"
     workers = [
         subprocess.Popen(
             [sys.executable, str(WORKER), str(CALLS // 2), "4"],

@@ -80,6 +80,25 @@ async def test_server_remaining_corrects_the_local_window() -> None:
     assert (0, 5) in seen
 
 
+async def test_a_slot_that_expires_during_a_call_is_no_phantom() -> None:
+    # The service counted both calls when the second arrived (remaining 1 of 3); by the time
+    # its answer came, the first had left this process's window. That is not another
+    # client's call: no phantom, and the window stays whole.
+    clock = VirtualClock(0.0)
+    limiter = RateLimiter(3, 10.0, clock=clock, sleep=clock.sleep)
+    first = await limiter.acquire()
+    limiter.complete(first, remaining=2, limit=3)
+    clock.advance(9.0)
+    second = await limiter.acquire()
+    clock.advance(2.0)  # a long call: the first slot leaves the window meanwhile
+    limiter.complete(second, remaining=1, limit=3)
+    assert limiter.corrections == 0 and limiter.remaining == 2
+    # another client's call is still seen
+    third = await limiter.acquire()
+    limiter.complete(third, remaining=0, limit=3)
+    assert limiter.corrections == 1 and limiter.remaining == 0
+
+
 async def test_429_blocks_every_caller_for_retry_after() -> None:
     clock = VirtualClock()
     limiter = RateLimiter(10, 60.0, clock=clock, sleep=clock.sleep)

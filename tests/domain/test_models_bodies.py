@@ -189,8 +189,8 @@ def test_tracking_create_body_valid() -> None:
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({"recurrence": 0}, "recurrence: recurrence is a number of days from 1 to 30, not 0"),
-        ({"recurrence": 31}, "recurrence: recurrence is a number of days from 1 to 30, not 31"),
+        ({"recurrence": 0}, "recurrence: recurrence is a number of days from 1 to 90, not 0"),
+        ({"recurrence": 91}, "recurrence: recurrence is a number of days from 1 to 90, not 91"),
         ({"hour_range": 24}, "hour_range: hour_range must be an hour from 0 to 23, not 24"),
         ({"hour_range": -1}, "hour_range: hour_range must be an hour from 0 to 23, not -1"),
         (

@@ -19,7 +19,7 @@ def body(key: str, **extra: Any) -> dict[str, Any]:
 
 async def test_register_get_list_conflict(sb: Sandbox, samples: dict[str, Any]) -> None:
     answer = await sb.client.post("/tracking/tracking", json=body(samples["moving_lawsuit"]))
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 201, answer.text  # D66, D82
     record = TrackingRecord.model_validate(answer.json())
     assert record.status == "created"
     assert record.recurrence == 1
@@ -41,7 +41,7 @@ async def test_validation_of_tracking_body(sb: Sandbox, samples: dict[str, Any])
         "/tracking/tracking",
         json=body(
             samples["moving_lawsuit"],
-            recurrence=31,
+            recurrence=91,  # D66: 1..90
             hour_range=24,
             execution_minute=60,
             notification_emails=["not-an-email"],
@@ -85,7 +85,7 @@ async def test_pause_resume_patch_delete(sb: Sandbox, samples: dict[str, Any]) -
     assert (await sb.client.patch(f"/tracking/tracking/{tid}", json={})).status_code == 404
     # a new tracking of the same lawsuit is allowed once the old one is deleted
     again_created = await sb.client.post("/tracking/tracking", json=body(samples["moving_lawsuit"]))
-    assert again_created.status_code == 200
+    assert again_created.status_code == 201
 
 
 async def test_runs_find_movements_and_notify(

@@ -26,7 +26,7 @@ from lawsuit_tui.ui.app import LawsuitApp
 from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 from lawsuit_tui.ui.lookup.screen import LookupScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
-from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 from tests.support.samples import samples, shared_world
 from tests.support.waiting import wait_for
@@ -184,13 +184,13 @@ async def open_new_request(
     return await responses_completed(pilot)
 
 
-async def open_trackings(pilot: Any) -> TrackingsScreen:
+async def open_trackings(pilot: Any) -> PortfolioScreen:
     """Go to the trackings screen and wait until it has loaded from the service."""
     app = pilot.app
     app.goto("trackings")
-    await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
+    await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
     screen = app.screen
-    assert isinstance(screen, TrackingsScreen)
+    assert isinstance(screen, PortfolioScreen)
     await wait_for(lambda: screen.loaded_from_service, pilot.pause)
     await settle(pilot)
     return screen

@@ -254,7 +254,7 @@ def test_tracking_movement(
     answer = sandbox.post(
         "/tracking/tracking", json={"search": {"search_type": "lawsuit_cnj", "search_key": code}}
     )
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 201, answer.text  # D66, D82
     tracking_id = answer.json()["tracking_id"]
     advance(sandbox, 3 * DAY + 5)
 

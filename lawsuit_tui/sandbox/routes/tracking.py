@@ -1,18 +1,30 @@
-"""``{tracking_url}/tracking`` (D27-D30): register, list, get, pause, resume, patch, delete."""
+"""``{tracking_url}/tracking`` and ``/tracked-item`` (D27-D30, D65, D66, D73, D156, D163):
+register one or a thousand, list, get, pause, resume, change, delete; and what each tracking
+follows (D157)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+from typing import Annotated, Any, Literal, get_args
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Body, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lawsuit_tui.domain.trackings import TrackingRecord
+from lawsuit_tui.domain.trackings import (
+    BulkTrackingResult,
+    TrackedItem,
+    TrackedItemCount,
+    TrackedItemsPage,
+    TrackingRecord,
+)
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.dependencies import State, Trackings
+from lawsuit_tui.sandbox.errors import ServiceError, validation_items
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import TrackingIn, TrackingPatchIn, TrackingsPage
+from lawsuit_tui.sandbox.searches import normalize_search_key
 from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["router"]
@@ -22,20 +34,81 @@ router = APIRouter(prefix="/tracking", tags=["tracking"])
 TrackingKey = Annotated[KeyConfig, Depends(require_key("tracking"))]
 Limited = Depends(rate_limited)
 TrackingStatusIn = Literal["created", "updating", "updated", "paused", "deleted", "suspended"]
+Many = Annotated[list[str] | None, Query()]
+
+# D65: what a PATCH may name (the union of the documents); "paused" is Postman's pause.
+PATCHABLE = frozenset(TrackingPatchIn.model_fields) | {"search", "paused"}
+# tracked-item page bounds (tracking.json: 5..10,000, default 10; D75).
+ITEMS_MAX_PAGE_SIZE = 10_000
+
+
+class TrackingBulkIn(BaseModel):
+    """D73: ``{trackings: [...]}``, 1..1000 items, each validated on its own."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    trackings: Annotated[list[Any], Field(min_length=1, max_length=1000)]
+
+
+def _created(model: Any, *errors: int) -> dict[Any, Any]:
+    """``responses=`` of a creation route: its body under 201 (D82)."""
+    responses = documented(model, *errors, description="Created (D82)")
+    responses[201] = responses.pop(200)
+    return responses
+
+
+def _values(raw: list[str] | None) -> list[str]:
+    """D76: repeated keys, a JSON array string, or one value."""
+    found: list[str] = []
+    for value in raw or []:
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, list):
+                found.extend(str(item) for item in parsed)
+                continue
+        found.append(text)
+    return [value for value in found if value]
 
 
 @router.post(
     "/tracking",
-    summary="Register a tracking (D27)",
+    summary="Register a tracking (D27, D66)",
     response_class=FastJSON,
-    responses=documented(TrackingRecord, 409, 429),
+    status_code=201,
+    responses=_created(TrackingRecord, 409, 429),
     dependencies=[Limited],
 )
 async def create_tracking(
     body: TrackingIn, config: TrackingKey, state: State, engine: Trackings
 ) -> FastJSON:
     await state.world_ready()
-    return answer(engine.create(config, body).record)
+    return answer(engine.create(config, body).record, status_code=201)
+
+
+@router.post(
+    "/tracking/bulk",
+    summary="Register up to 1000 trackings (D73)",
+    description=(
+        "Each item is validated and registered on its own, in order; refused items (invalid, "
+        "or a key tracked already, in the store or earlier in the batch) are listed in "
+        "`errors` as `{index, error: '<CODE>: <message>', input}`. 201 even when every item "
+        "failed. One call of the shared rate window whatever the item count (D74)."
+    ),
+    response_class=FastJSON,
+    status_code=201,
+    responses=_created(BulkTrackingResult, 429),
+    dependencies=[Limited],
+)
+async def create_trackings_bulk(
+    body: TrackingBulkIn, config: TrackingKey, state: State, engine: Trackings
+) -> FastJSON:
+    await state.world_ready()
+    made, errors = engine.create_bulk(config, body.trackings)
+    return answer({"trackings": [e.record for e in made], "errors": errors}, status_code=201)
 
 
 @router.get(
@@ -49,21 +122,39 @@ async def list_trackings(
     config: TrackingKey,
     state: State,
     paging: Annotated[PageParams, Depends(page_params(5))],
-    status: TrackingStatusIn | None = None,
-    search_key: Annotated[str | None, Query(max_length=200)] = None,
+    status: Many = None,
+    search_key: Many = None,
+    search_type: Many = None,
+    tracking_id: Many = None,
+    created_at_gte: Annotated[str | None, Query(max_length=40)] = None,
+    created_at_lte: Annotated[str | None, Query(max_length=40)] = None,
 ) -> FastJSON:
-    wanted = compact_key(search_key) if search_key else None
+    statuses = set(_values(status))
+    unknown = statuses - set(get_args(TrackingStatusIn))
+    if unknown:
+        raise ServiceError.invalid("status", "enum", f"unknown status {sorted(unknown)[0]}")
+    wanted = {compact_key(key) for key in _values(search_key)}
+    types = set(_values(search_type))
+    ids = set(_values(tracking_id))
     items: list[dict[str, Any]] = []
     for entry in reversed(state.trackings.values()):  # D22: newest first
         record = entry.record
         if entry.key != config.key:
             continue
-        if status is None and record["status"] == "deleted":
+        if not statuses and record["status"] == "deleted":
             continue
-        if status is not None and record["status"] != status:
+        if statuses and record["status"] not in statuses:
             continue
-        key = compact_key(str(record["search"].get("search_key", "")))
-        if wanted is not None and key != wanted:
+        if types and entry.search.search_type not in types:
+            continue
+        if ids and entry.tracking_id not in ids:
+            continue
+        if wanted and compact_key(str(record["search"].get("search_key", ""))) not in wanted:
+            continue
+        # ISO 8601 UTC texts of one form (D2) compare as their instants.
+        if created_at_gte and record["created_at"] < created_at_gte:
+            continue
+        if created_at_lte and record["created_at"] > created_at_lte:
             continue
         items.append(record)
     return answer(paginate(items, paging.page, paging.page_size))
@@ -106,16 +197,64 @@ async def resume_tracking(tracking_id: str, config: TrackingKey, engine: Trackin
 
 @router.patch(
     "/tracking/{tracking_id}",
-    summary="Change a tracking (D28)",
+    summary="Change a tracking (D65)",
+    description=(
+        "Any of the fields of a registration but its search; a `search` equal to the "
+        'tracking\'s own is accepted, another is 400. `{"paused": true|false}` pauses or '
+        "resumes (Postman). Any other key is 400, naming it."
+    ),
     response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
 async def patch_tracking(
-    tracking_id: str, body: TrackingPatchIn, config: TrackingKey, engine: Trackings
+    tracking_id: str,
+    body: Annotated[dict[str, Any], Body()],
+    config: TrackingKey,
+    engine: Trackings,
 ) -> FastJSON:
     entry = engine.get(config, tracking_id, live=True)
-    engine.patch(entry, body)
+    unknown = sorted(set(body) - PATCHABLE)
+    if unknown:
+        raise ServiceError.bad_request(
+            [
+                {"field": name, "rule": "unknown", "message": f"{name} cannot be changed"}
+                for name in unknown
+            ]
+        )
+    changes = dict(body)
+    paused = changes.pop("paused", None)
+    if paused is not None and not isinstance(paused, bool):
+        raise ServiceError.invalid("paused", "bool_type", "paused must be true or false")
+    search = changes.pop("search", None)
+    if search is not None and not _same_search(search, entry.search.search_type, entry):
+        raise ServiceError.invalid(
+            "search", "immutable", "the search of a tracking cannot be changed"
+        )
+    try:
+        patch = TrackingPatchIn.model_validate(changes)
+    except ValidationError as exc:
+        raise ServiceError.bad_request(validation_items(exc.errors())) from None
+    if changes:
+        engine.patch(entry, patch)
+    if paused is True:
+        engine.pause(entry)
+    elif paused is False:
+        engine.resume(entry)
     return answer(entry.record)
+
+
+def _same_search(search: object, search_type: str, entry: Any) -> bool:
+    """D65: a PATCH may repeat the tracking's own search_type and search_key, nothing else."""
+    if not isinstance(search, dict) or search.get("search_type") != search_type:
+        return False
+    key = search.get("search_key")
+    if not isinstance(key, str):
+        return False
+    try:
+        normalized = normalize_search_key(search_type, key)
+    except ServiceError:
+        return False
+    return bool(normalized == entry.search.search_key)
 
 
 @router.delete(
@@ -128,3 +267,78 @@ async def delete_tracking(tracking_id: str, config: TrackingKey, engine: Trackin
     entry = engine.get(config, tracking_id)
     engine.delete(entry)
     return answer(entry.record)
+
+
+# ----------------------------------------------------------------- tracked items
+
+
+def _items_of(state: Any, config: KeyConfig) -> list[dict[str, Any]]:
+    """The caller's tracked items of live trackings, newest tracking first, then by lawsuit."""
+    live = {
+        tid: n
+        for n, (tid, entry) in enumerate(reversed(state.trackings.items()))
+        if entry.key == config.key and entry.status != "deleted"
+    }
+    items = [item for item in state.tracked_items.values() if item["tracking_id"] in live]
+    items.sort(key=lambda i: (live[i["tracking_id"]], i["lawsuit_cnj"], i["lawsuit_instance"]))
+    return items
+
+
+@router.get(
+    "/tracked-item",
+    summary="List tracked items",
+    response_class=FastJSON,
+    responses=documented(TrackedItemsPage),
+)
+async def list_tracked_items(
+    config: TrackingKey,
+    state: State,
+    page: Annotated[int, Query(ge=1)] = 1,
+    page_size: Annotated[int, Query(ge=5, le=ITEMS_MAX_PAGE_SIZE)] = 10,
+    tracking_id: Many = None,
+    tribunal_acronym: Many = None,
+    lawsuit_status: Many = None,
+    tracked_side: Annotated[str | None, Query(max_length=20)] = None,
+) -> FastJSON:
+    ids = set(_values(tracking_id))
+    courts = {court.upper() for court in _values(tribunal_acronym)}
+    statuses = {status.casefold() for status in _values(lawsuit_status)}
+    items = [
+        item
+        for item in _items_of(state, config)
+        if (not ids or item["tracking_id"] in ids)
+        and (not courts or item["tribunal_acronym"].upper() in courts)
+        and (not statuses or item["lawsuit_status"].casefold() in statuses)
+        and (tracked_side is None or item["tracked_side"].casefold() == tracked_side.casefold())
+    ]
+    return answer(paginate(items, page, page_size))
+
+
+@router.get(
+    "/tracked-item-count",
+    summary="Count tracked items",
+    response_class=FastJSON,
+    responses=documented(TrackedItemCount),
+)
+async def count_tracked_items(
+    config: TrackingKey, state: State, tracking_id: Many = None
+) -> FastJSON:
+    ids = set(_values(tracking_id))
+    count = sum(1 for item in _items_of(state, config) if not ids or item["tracking_id"] in ids)
+    return answer({"count": count})
+
+
+@router.get(
+    "/tracked-item/{tracked_item_id}",
+    summary="Get a tracked item",
+    response_class=FastJSON,
+    responses=documented(TrackedItem, 404),
+)
+async def get_tracked_item(tracked_item_id: str, config: TrackingKey, state: State) -> FastJSON:
+    item = state.tracked_items.get(tracked_item_id)
+    entry = state.trackings.get(item["tracking_id"]) if item is not None else None
+    if item is None or entry is None or entry.key != config.key:
+        raise ServiceError.not_found(
+            "TRACKED_ITEM_NOT_FOUND", f"tracked item {tracked_item_id} not found"
+        )
+    return answer(item)

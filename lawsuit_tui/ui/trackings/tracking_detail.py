@@ -17,12 +17,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int
+from lawsuit_tui.domain.tiers import LABELS_TAG, TIER_TAG, labels_of, tier_of
 from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.domain.vocabulary import PLAN_CONFIG_WORDS, TRACKING_STATUS_WORDS, word
+from lawsuit_tui.domain.vocabulary import (
+    PLAN_CONFIG_WORDS,
+    RESPONSE_TYPE_WORDS,
+    SEARCH_TYPE_WORDS,
+    TRACKING_STATUS_WORDS,
+    word,
+)
 from lawsuit_tui.i18n import N_, _, ngettext
-from lawsuit_tui.ui.errors import is_not_available
+from lawsuit_tui.services.portfolio import tier_word
+from lawsuit_tui.ui.errors import explain_application_error, is_not_available
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.operations import ask_to_delete, run_operation
 from lawsuit_tui.ui.trackings.tracking_text import (
@@ -64,11 +73,13 @@ class TrackingDetailScreen(FramedScreen):
             "enter", "open_movement", _("Open lawsuit"), id="trackings.detail.open", show=False
         ),
         Binding("p", "pause", _("Pause"), id="trackings.detail.pause"),
-        Binding("r", "resume", _("Resume"), id="trackings.detail.resume"),
+        Binding("u", "resume", _("Resume"), id="trackings.detail.resume"),
         Binding("e", "edit", _("Edit"), id="trackings.detail.edit"),
         Binding("d,delete", "delete", _("Delete"), id="trackings.detail.delete"),
-        # Listed by the help screen; out of the Footer so that pt-BR fits 80 columns.
-        Binding("ctrl+r", "refresh", _("Refresh"), id="trackings.detail.refresh", show=False),
+        # Listed by the help screen; out of the Footer so that pt-BR fits 80 columns. ``r``
+        # refreshes on every screen of the app (issue 19: keys mean one thing app-wide).
+        Binding("r", "refresh", _("Refresh"), id="trackings.detail.refresh", show=False),
+        Binding("l", "items", _("Lawsuits followed"), id="trackings.detail.items", show=False),
     ]
 
     def __init__(
@@ -94,6 +105,8 @@ class TrackingDetailScreen(FramedScreen):
         )
         yield table
         yield Static("", id="td-empty", classes="empty-state")
+        # The highlighted movement read whole: the table's columns cut a long one at 80.
+        yield Static("", id="td-note", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -102,7 +115,7 @@ class TrackingDetailScreen(FramedScreen):
         table.add_column(_("Lawsuit"), key="lawsuit", width=25)
         table.add_column(_("Inst."), key="instance", width=5)
         table.add_column(_("New steps"), key="new", width=9)
-        table.add_column(_("Type"), key="type")
+        table.add_column(_("Type"), key="type", width=self._type_width())
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._show_fields()
         self._show_movements(loading=True)
@@ -110,6 +123,20 @@ class TrackingDetailScreen(FramedScreen):
 
     def on_services_ready(self, context: ServiceContext) -> None:
         self.load()
+
+    def on_descendant_focus(self) -> None:
+        self._show_focus()
+
+    def on_descendant_blur(self) -> None:
+        self._show_focus()
+
+    def _show_focus(self) -> None:
+        """Which pane has the keys: the title of the movements lights up with them (the
+        panes' own borders say it too, trackings.tcss)."""
+        if not self.is_attached:
+            return
+        table = self.query_one("#td-movements", DataTable)
+        self.query_one("#td-movements-title", Static).set_class(table.has_focus, "-focused")
 
     def _theme_changed(self, *_args: object) -> None:
         self._show_fields()
@@ -129,6 +156,12 @@ class TrackingDetailScreen(FramedScreen):
         yield PaletteCommand(
             _("Delete tracking"), search, self.action_delete, binding_id="trackings.detail.delete"
         )
+        yield PaletteCommand(
+            _("Lawsuits followed"),
+            _("Every lawsuit instance this tracking follows"),
+            self.action_items,
+            binding_id="trackings.detail.items",
+        )
 
     # --- the record ---------------------------------------------------------------------
 
@@ -136,26 +169,33 @@ class TrackingDetailScreen(FramedScreen):
         record = self.record
         search = record.search
         terms = record.notification_filters.step_terms if record.notification_filters else None
+        status = Text(
+            word(TRACKING_STATUS_WORDS, record.status),
+            style=status_text(self.app, record.status, STATUS_VARIABLES).style,
+        )
+        tags = dict(record.tags or {})
+        tier = tier_of(tags)
+        labels = labels_of(tags)
+        for name in (TIER_TAG, LABELS_TAG):
+            tags.pop(name, None)
         rows: list[tuple[str, Text | str]] = [
-            (
-                _("Status"),
-                status_text(self.app, record.status, STATUS_VARIABLES, TRACKING_STATUS_WORDS),
-            ),
+            (_("Status"), status),
             (_("Search"), search_label(record)),
+            (_("Tier"), tier_word(tier) if tier else ""),
+            (_("Labels"), ", ".join(labels)),
             (
                 _("Search type and key"),
-                f"{search.search_type} {search.search_key}" if search else "",
+                f"{word(SEARCH_TYPE_WORDS, search.search_type)} {search.search_key}"
+                if search
+                else "",
             ),
-            (_("Response type"), str(search.response_type or "") if search else ""),
+            (_("Response type"), word(RESPONSE_TYPE_WORDS, search.response_type) if search else ""),
             (_("Recurrence"), recurrence_text(record)),
             (_("Fixed time"), _yes_no(record.fixed_time)),
             (_("With attachments"), _yes_no(record.with_attachments)),
             (_("Notification e-mails"), ", ".join(record.notification_emails or [])),
             (_("Step terms"), ", ".join(terms or [])),
-            (
-                _("Tags"),
-                ", ".join(f"{key}={value}" for key, value in (record.tags or {}).items()),
-            ),
+            (_("Tags"), ", ".join(f"{key}={value}" for key, value in tags.items())),
             (_("Callback URL"), record.callback_url or ""),
             (_("Tracked items"), format_int(record.tracked_items_count)),
             (_("Steps of tracked items"), format_int(record.tracked_items_steps_count)),
@@ -199,13 +239,26 @@ class TrackingDetailScreen(FramedScreen):
         title = self.query_one("#td-movements-title", Static)
         table.clear()
         new_style = theme_style(self.app, "text-accent", bold=True)
+        error_style = theme_style(self.app, "text-error")
         for movement in self.movements:
             response = movement.response
             lawsuit = movement.lawsuit
             error = response.application_error
-            kind = str(response.response_type or "")
             if error is not None:
-                kind = f"{kind}: {error.code}"
+                # A run that could not read the court: say what happened, and for
+                # which lawsuit when the tracking follows one.
+                code = str(error.code or error.message or "")
+                what = Text(f"{code}: {explain_application_error(code).meaning}", style=error_style)
+                about = Text(self._tracked_code() or "—", style=error_style)
+                table.add_row(
+                    format_datetime(response.created_at),
+                    about,
+                    Text(""),
+                    Text(""),
+                    what,
+                    key=movement.key,
+                )
+                continue
             new = (
                 Text(_("{n} new").format(n=format_int(movement.new_steps)), style=new_style)
                 if movement.new_steps
@@ -213,10 +266,10 @@ class TrackingDetailScreen(FramedScreen):
             )
             table.add_row(
                 format_datetime(response.created_at),
-                Text(lawsuit.code if lawsuit else ""),
+                Text(lawsuit.code if lawsuit else "—"),
                 Text(str(lawsuit.instance or "") if lawsuit else ""),
                 new,
-                Text(kind),
+                Text(word(RESPONSE_TYPE_WORDS, response.response_type)),
                 key=movement.key,
             )
         count = len(self.movements)
@@ -234,6 +287,7 @@ class TrackingDetailScreen(FramedScreen):
         )
         table.display = count > 0
         empty.display = count == 0
+        self._show_note()
 
     @work(exclusive=True, group="trackings.detail.load", exit_on_error=False)
     async def load(self) -> None:
@@ -263,9 +317,74 @@ class TrackingDetailScreen(FramedScreen):
         event.stop()
         self.action_open_movement()
 
+    def _type_width(self) -> int:
+        """What the fixed columns (and their padding, and the scrollbar) leave for the type."""
+        return max(10, self.app.size.width - (16 + 25 + 5 + 9) - 2 * 5 - 2)
+
+    def on_resize(self) -> None:
+        if not self.is_mounted:
+            return
+        table = self.query_one("#td-movements", DataTable)
+        column = table.columns.get(ColumnKey("type"))
+        if column is not None:
+            column.width = self._type_width()
+            table.refresh()
+
+    @on(DataTable.RowHighlighted, "#td-movements")
+    def _movement_highlighted(self) -> None:
+        self._show_note()
+
+    def _show_note(self) -> None:
+        note = self.query_one("#td-note", Static)
+        movement = self.selected_movement()
+        if movement is None:
+            note.update("")
+            return
+        error = movement.response.application_error
+        if error is not None:
+            explanation = explain_application_error(error.code or error.message)
+            details = error.details if isinstance(error.details, str) else ""
+            parts = [f"{explanation.code}: {explanation.meaning}", details, explanation.action]
+            note.update(" ".join(part for part in parts if part))
+            return
+        lawsuit = movement.lawsuit
+        if lawsuit is None:
+            note.update(word(RESPONSE_TYPE_WORDS, movement.response.response_type))
+            return
+        key = self.host.binding_key("trackings.detail.open")
+        note.update(
+            ngettext(
+                "{n} new step in {code} (instance {instance}) · {key} opens the lawsuit",
+                "{n} new steps in {code} (instance {instance}) · {key} opens the lawsuit",
+                movement.new_steps or 0,
+            ).format(
+                n=format_int(movement.new_steps or 0),
+                code=lawsuit.code,
+                instance=lawsuit.instance or 1,
+                key=key,
+            )
+        )
+
+    def _tracked_code(self) -> str | None:
+        """The CNJ number the tracking follows (None for a document tracking)."""
+        search = self.record.search
+        if search is not None and search.search_type == "lawsuit_cnj":
+            return search.search_key
+        return None
+
     def action_open_movement(self) -> None:
         movement = self.selected_movement()
         if movement is None:
+            return
+        error = movement.response.application_error
+        if error is not None:
+            explanation = explain_application_error(error.code or error.message)
+            details = error.details if isinstance(error.details, str) else ""
+            self.notify(
+                " ".join(p for p in (explanation.meaning, details, explanation.action) if p),
+                title=explanation.code or _("Application error"),
+                timeout=8,
+            )
             return
         if movement.lawsuit is None:
             self.notify(_("This movement holds no lawsuit to open."), timeout=4)
@@ -273,6 +392,12 @@ class TrackingDetailScreen(FramedScreen):
         self.host.open_lawsuit(movement.lawsuit.code, movement.lawsuit.instance)
 
     # --- operations ---------------------------------------------------------------------
+
+    def action_items(self) -> None:
+        from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
+
+        title = _("Followed by {search}").format(search=search_label(self.record))
+        self.app.push_screen(TrackedItemsScreen(title, self.record.tracking_id))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -1,10 +1,11 @@
 """The form to register a tracking, or to edit one (every field but the search).
 
 Everything is checked before sending: the search key (type detected or chosen, check
-digits), recurrence (days, 1..30), fixed time (hour 0..23 and minute 0..59, both required
-with it), e-mails, callback URL, step terms and tags; then the body's own rules
-(:class:`TrackingCreateBody`). A 409 (already tracked) is explained in the form, which stays
-open. The form sends in a worker and dismisses with the record the service answered.
+digits), recurrence (days, 1..90, D66), fixed time (hour 0..23 and minute 0..59 in the
+reader's time, both required with it; sent in UTC), e-mails, callback URL, step terms and
+tags; then the body's own rules (:class:`TrackingCreateBody`). A 409 (already tracked) is
+explained in the form, which stays open. The form sends in a worker and dismisses with the
+record the service answered.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from lawsuit_tui import i18n
 from lawsuit_tui.ui.dialogs.help import HelpScreen
 from lawsuit_tui.ui.lookup.screen import IdentifierInput, LookupScreen
 from lawsuit_tui.ui.requests.request_form import RequestFormScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
-from lawsuit_tui.ui.trackings.tracking_list import TrackingsScreen
 from tests.support.ui_harness import Harness, ready, settle, wait_for
 
 
@@ -44,7 +44,7 @@ async def test_question_mark_is_text_in_the_other_fields() -> None:
         app: Any = pilot.app
         await ready(pilot)
         app.goto("trackings")
-        await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
+        await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
         screen = app.screen
         await settle(pilot)
         await pilot.press("slash")  # the filter: "?" is text there
@@ -93,7 +93,7 @@ async def test_example_placeholders_go_through_the_catalogue() -> None:
             assert form.query_one(f"#rf-{field}", Input).placeholder == "dd/mm/aaaa"
 
         app.goto("trackings")
-        await wait_for(lambda: isinstance(app.screen, TrackingsScreen), pilot.pause)
+        await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
         await settle(pilot)
         await pilot.press("n")
         await wait_for(lambda: isinstance(app.screen, TrackingFormScreen), pilot.pause)

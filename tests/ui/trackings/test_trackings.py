@@ -15,7 +15,13 @@ from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
-from tests.support.ui_harness import ContextClockHarness, open_trackings, samples, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    open_trackings,
+    samples,
+    settle,
+    wait_for,
+)
 
 DAY = 86_400.0
 
@@ -37,23 +43,30 @@ async def test_register_pause_resume_delete_and_movements() -> None:
     moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(120, 40)) as pilot:
         screen = await open_trackings(pilot)
-        assert screen.records == []
+        assert screen.entries == []
         form = await register(pilot, moving, emails="ana@example.com.br")
         await pilot.press("f10")
         await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
-        assert len(screen.records) == 1
-        record = screen.records[0]
-        assert record.status == "created"
-        assert record.search is not None and record.search.search_key == moving
+        assert len(screen.entries) == 1
+        entry = screen.entries[0]
+        assert entry.status == "created"
+        assert entry.search_key == moving
         assert form.sent_body is not None
         assert form.sent_body["notification_emails"] == ["ana@example.com.br"]
 
-        # pause, then resume
+        # pause, then resume (u: r refreshes, as everywhere), each confirmed
         screen.table.focus()
         await pilot.press("p")
-        await wait_for(lambda: screen.records[0].status == "paused", pilot.pause)
+        await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+        await pilot.press("y")
+        await wait_for(lambda: screen.entries[0].status == "paused", pilot.pause)
         await pilot.press("r")
-        await wait_for(lambda: screen.records[0].status != "paused", pilot.pause)
+        await settle(pilot)
+        assert screen.entries[0].status == "paused"  # r refreshed, nothing resumed
+        await pilot.press("u")
+        await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+        await pilot.press("y")
+        await wait_for(lambda: screen.entries[0].status != "paused", pilot.pause)
 
         # the clock moves two days: the run finds new steps; the detail lists the movement
         await sandbox.advance(2 * DAY)
@@ -61,7 +74,7 @@ async def test_register_pause_resume_delete_and_movements() -> None:
         screen.poll()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.records[0].status == "updated"
+        assert screen.entries[0].status == "updated"
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
         detail = pilot.app.screen
@@ -87,7 +100,7 @@ async def test_register_pause_resume_delete_and_movements() -> None:
         await pilot.press("d")
         await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
         await pilot.press("y")
-        await wait_for(lambda: screen.records[0].status == "deleted", pilot.pause)
+        await wait_for(lambda: screen.entries == [] and len(screen.deleted) == 1, pilot.pause)
         assert screen.table.items == []  # deleted trackings are filtered out by default
 
 
@@ -99,7 +112,7 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         form = await register(
             pilot,
             "1234",
-            recurrence="45",
+            recurrence="91",  # D66: 1..90
             emails="ana@example, bob@example.com",
             tags="client",
         )
@@ -110,7 +123,7 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         await pilot.pause()
         errors = {box.field: box.error for box in form.query(FieldBox) if box.error}
         assert set(errors) >= {"search-key", "recurrence", "hour", "minute", "tags"}
-        assert "45" in errors["recurrence"]
+        assert "91" in errors["recurrence"]
         assert form.sent_body is None
         # fix the fields; e-mails are the body's rule
         form.query_one("#tf-search-key", Input).value = moving
@@ -126,7 +139,8 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
         form.query_one("#tf-emails", Input).value = "bob@example.com"
         await pilot.press("f10")
         await wait_for(lambda: pilot.app.screen is screen, pilot.pause)
-        record: TrackingRecord = screen.records[0]
+        context = await pilot.app.context()
+        record: TrackingRecord = await context.trackings.get(screen.entries[0].tracking_id)
         # 08:30 typed in Brasília is 11:30 in the service's UTC (D146)
         assert record.fixed_time and record.hour_range == 11 and record.execution_minute == 30
         assert record.recurrence == 7 and record.tags == {"client": "ACME"}
@@ -182,10 +196,10 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
         )
         record = await context.trackings.create(body)
         screen = await open_trackings(pilot)
-        assert len(screen.table.columns) == 5  # 80 columns: no items column, dates only
+        assert len(screen.table.columns) == 7  # 80 columns: no name, no date
         await pilot.resize_terminal(120, 40)
-        await wait_for(lambda: len(screen.table.columns) == 6, pilot.pause)
-        assert screen.table.items == screen.records
+        await wait_for(lambda: len(screen.table.columns) == 9, pilot.pause)
+        assert screen.table.items == screen.entries
         screen.table.focus()
 
         # edit: only what changed is sent
@@ -202,7 +216,7 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
             "recurrence": 5,
             "notification_filters": {"step_terms": ["sentença", "acordo"]},
         }
-        assert screen.records[0].recurrence == 5
+        assert screen.entries[0].recurrence == 5
 
         # a service without the pause route: said plainly, the screen stays usable
         async def no_pause(tracking_id: str) -> Any:
@@ -210,13 +224,16 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
 
         context.trackings.pause = no_pause
         await pilot.press("p")
+        await wait_for(lambda: isinstance(app.screen, ConfirmScreen), pilot.pause)
+        await pilot.press("y")
+        await wait_for(lambda: app.screen is screen, pilot.pause)
         await app.workers.wait_for_complete()
         await pilot.pause()
         notices = [n.message for n in app._notifications]
         assert any("not available on this service" in message for message in notices)
-        assert screen.records[0].status == "created"
-        assert screen.records[0].tracking_id == record.tracking_id
-        await pilot.press("r")  # still usable: resume an active tracking answers unchanged
+        assert screen.entries[0].status == "created"
+        assert screen.entries[0].tracking_id == record.tracking_id
+        await pilot.press("u")  # still usable: an active tracking has nothing to resume
         await app.workers.wait_for_complete()
         assert app.screen is screen
 

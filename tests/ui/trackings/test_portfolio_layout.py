@@ -1,4 +1,4 @@
-"""The trackings screens at 80 columns, in English and in pt-BR: the Footer's key hints and
+"""The portfolio screens at 80 columns, in English and in pt-BR: the Footer's key hints and
 the list's headers read whole; the keys left out of the Footer are still in the help."""
 
 from __future__ import annotations
@@ -16,15 +16,10 @@ from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.i18n import current_language
 from lawsuit_tui.ui.dialogs.help import HelpScreen, binding_rows
 from lawsuit_tui.ui.language import interface_language
-from lawsuit_tui.ui.trackings import tracking_list as trackings_module
+from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
+from lawsuit_tui.ui.trackings.portfolio_text import KEY_WIDTH, portfolio_columns
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
-from lawsuit_tui.ui.trackings.tracking_list import (
-    SEARCH_LEAST,
-    TrackingsScreen,
-    search_room,
-    table_columns,
-    wide_fits,
-)
 from tests.support.ui_harness import ContextClockHarness, open_trackings, samples, settle, wait_for
 
 LANGUAGES = ["en", "pt-BR"]
@@ -69,7 +64,7 @@ async def some_trackings(sandbox: ContextClockHarness) -> None:
         await context.trackings.create(body)
 
 
-def headers_cut(screen: TrackingsScreen) -> list[str]:
+def headers_cut(screen: PortfolioScreen) -> list[str]:
     """Headers wider than their column, and the room the columns need beyond the screen."""
     table = screen.table
     cut = [
@@ -116,6 +111,13 @@ async def test_the_footer_and_headers_fit_80_columns(language: str) -> None:
         await wait_for(lambda: detail.loaded, pilot.pause)
         await settle(pilot)
         assert footer_overflow(detail) == []
+        await pilot.press("escape")
+        await wait_for(lambda: app.screen is screen, pilot.pause)
+
+        await pilot.press("i")
+        await wait_for(lambda: isinstance(app.screen, PortfolioImportScreen), pilot.pause)
+        await settle(pilot)
+        assert footer_overflow(app.screen) == []
 
 
 async def test_what_the_footer_leaves_out_the_help_lists(language: str) -> None:
@@ -125,49 +127,41 @@ async def test_what_the_footer_leaves_out_the_help_lists(language: str) -> None:
         await wait_for(lambda: app.services is not None, pilot.pause)
         screen = await open_trackings(pilot)
         listed = {key for _where, key, _description in binding_rows(screen)}
-        for binding_id in ("trackings.filter", "trackings.refresh", "trackings.status"):
+        for binding_id in (
+            "trackings.filter",
+            "trackings.refresh",
+            "trackings.status",
+            "trackings.new",
+            "trackings.mark_all",
+            "trackings.mark",
+            "trackings.edit",
+        ):
             assert app.binding_key(binding_id) in listed
         await pilot.press("f1")
         await wait_for(lambda: isinstance(app.screen, HelpScreen), pilot.pause)
 
 
-async def test_every_header_reads_whole_whatever_its_translation(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A translator may write the whole word: the columns make room, the search gives it."""
-    monkeypatch.setattr(trackings_module, "steps_header", lambda: "Movimentações")
-    with interface_language("pt-BR"):
-        sandbox = ContextClockHarness()
-        async with sandbox.app.run_test(size=(80, 24)) as pilot:
-            app: Any = pilot.app
-            await wait_for(lambda: app.services is not None, pilot.pause)
-            await some_trackings(sandbox)
-            screen = await open_trackings(pilot)
-            assert screen.narrow
-            assert "Movimentações" in [str(c.label) for c in screen.table.columns.values()]
-            assert headers_cut(screen) == []
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_column_sets_and_the_width_they_need(language: str) -> None:
     with interface_language(language):
-        narrow = table_columns(wide=False)
-        wide = table_columns(wide=True)
+        narrow = portfolio_columns(80)
+        wide = portfolio_columns(120)
         for key, label, width in narrow + wide:
-            assert width is None or cell_len(label) <= width, (key, label)
+            assert width is None or width < 0 or cell_len(label) <= width, (key, label)
         assert [key for key, _label, _width in narrow] == [
+            "mark",
             "status",
-            "search",
-            "recurrence",
-            "steps",
-            "updated",
+            "key",
+            "tier",
+            "court",
+            "every",
+            "labels",
         ]
-        assert "items" in [key for key, _label, _width in wide]
-        # 80 columns: the narrow set, with a CNJ number and its type whole
-        assert not wide_fits(80)
-        assert search_room(narrow, 80) >= len("CNJ 0001234-56.2023.8.26.0100")
-        assert wide_fits(120)
-        assert search_room(wide, 120) >= SEARCH_LEAST
+        assert {"name", "updated"} <= {key for key, _label, _width in wide}
+        # 80 columns: a CNJ number whole, and room left for the labels
+        fixed = sum(width for _k, _l, width in narrow if width and width > 0)
+        assert dict((k, w) for k, _l, w in narrow)["key"] == KEY_WIDTH
+        assert 80 - fixed - 2 * len(narrow) - 2 >= 8
 
 
 async def test_the_table_swaps_column_sets_on_resize() -> None:
@@ -177,11 +171,12 @@ async def test_the_table_swaps_column_sets_on_resize() -> None:
         await wait_for(lambda: app.services is not None, pilot.pause)
         await some_trackings(sandbox)
         screen = await open_trackings(pilot)
-        assert len(screen.table.columns) == 5
+        assert len(screen.table.columns) == 7
+        assert headers_cut(screen) == []
         await pilot.resize_terminal(130, 40)
-        await wait_for(lambda: len(screen.table.columns) == 6, pilot.pause)
+        await wait_for(lambda: len(screen.table.columns) == 9, pilot.pause)
         await settle(pilot)
         assert headers_cut(screen) == []
         await pilot.resize_terminal(80, 24)
-        await wait_for(lambda: len(screen.table.columns) == 5, pilot.pause)
+        await wait_for(lambda: len(screen.table.columns) == 7, pilot.pause)
         assert len(screen.table.items) == 3
