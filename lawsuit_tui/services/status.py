@@ -11,8 +11,11 @@ __all__ = ["ContextStatus", "StatusHub"]
 @dataclass(frozen=True)
 class ContextStatus:
     """``rate_remaining``/``rate_limit``: calls left in the shared window; ``following``:
-    requests being followed now; ``cache_writable`` false when another process holds the
-    cache (``cache_message`` says so)."""
+    requests being followed now; ``cache_writable`` false when nothing will be kept (the
+    cache read-only, ``cache_message`` says why); ``cache_held_by`` the pid of the process
+    that holds the cache and keeps this one's writes; ``damage`` a short text while damaged
+    cache files wait to be acknowledged; ``rate_wait`` the wait for the rate limit under
+    way, in words (a countdown, "" when none)."""
 
     rate_remaining: int
     rate_limit: int
@@ -20,6 +23,9 @@ class ContextStatus:
     cache_writable: bool = True
     cache_message: str | None = None
     waiting_for_rate_limit: bool = False
+    cache_held_by: int | None = None
+    damage: str = ""
+    rate_wait: str = ""
 
 
 @dataclass

@@ -65,7 +65,13 @@ its :class:`~lawsuit_tui.store.changes.Change` list.
 from __future__ import annotations
 
 from lawsuit_tui.store.changes import Change
-from lawsuit_tui.store.errors import CacheError, CacheLocked, CacheReadOnly
+from lawsuit_tui.store.errors import (
+    CacheError,
+    CacheLocked,
+    CacheReadOnly,
+    CacheUnavailable,
+    os_problem,
+)
 from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
@@ -74,11 +80,13 @@ __all__ = [
     "CacheError",
     "CacheLocked",
     "CacheReadOnly",
+    "CacheUnavailable",
     "Change",
     "LawsuitChange",
     "LawsuitEntry",
     "LawsuitState",
     "Sanitizer",
     "Store",
+    "os_problem",
     "sanitize",
 ]
