@@ -38,7 +38,7 @@ from lawsuit_tui.commands.output import (
     error_line,
 )
 from lawsuit_tui.config import Settings
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, pgettext
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import ApiError, CacheError, InvalidSearchKey
 from lawsuit_tui.services.paid_calls import CreatedCall, Recovery
@@ -52,10 +52,10 @@ CACHE_WAIT_SECONDS = 30.0
 LAST_COMMAND_KEY = "commands:last"
 
 _KIND_WORDS = {
-    "request": lambda: _("request"),
-    "tracking": lambda: _("tracking"),
-    "count": lambda: _("count"),
-    "credentials": lambda: _("credentials"),
+    "request": lambda: pgettext("what was created", "request"),
+    "tracking": lambda: pgettext("what was created", "tracking"),
+    "count": lambda: pgettext("what was created", "count"),
+    "credentials": lambda: pgettext("what was created", "credentials"),
 }
 
 
@@ -68,9 +68,13 @@ def announce_created(call: CreatedCall) -> None:
     """The ids of what the service has just created (paid), before anything can fail."""
     if call.kind in ("count", "credentials"):
         return  # free, or nothing to lose: the command prints them anyway
-    what = kind_word(call.kind)
     for ident in call.ids or ("?",):
-        error_line(_("created {what} {id}").format(what=what, id=ident))
+        if call.kind == "request":
+            error_line(_("created request {id}").format(id=ident))
+        elif call.kind == "tracking":
+            error_line(_("created tracking {id}").format(id=ident))
+        else:
+            error_line(_("created {what} {id}").format(what=kind_word(call.kind), id=ident))
 
 
 def describe_recovery(report: Recovery) -> list[str]:

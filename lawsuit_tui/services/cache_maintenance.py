@@ -70,11 +70,7 @@ class DamageReport:
         """Short, for the app's status line ("" when nothing is waiting)."""
         if not self.waiting:
             return ""
-        return ngettext(
-            "{n} damaged cache file (cache verify)",
-            "{n} damaged cache files (cache verify)",
-            len(self.waiting),
-        ).format(n=len(self.waiting))
+        return _("damaged cache: {n} (cache verify)").format(n=len(self.waiting))
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from lawsuit_tui.api.client import ApiClient, BaseUrls
-from lawsuit_tui.api.ratelimit import RateLimiter
+from lawsuit_tui.api.ratelimit import RateLimiter, RateWait
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.cache import Cache
 from lawsuit_tui.services.cache_maintenance import DamageReport
@@ -149,6 +149,7 @@ class ServiceContext:
         )
         self._unsubscribe = api.on_rate_change(self._rate_changed)
         self._unsubscribe_calls = api.on_call(self._call_made)
+        self._unsubscribe_waits = api.on_rate_wait(self._rate_wait_changed)
         self.paid_call_log = PaidCallLog(store.path, secrets=self._secrets, now=now)
         self._unsubscribe_created = api.on_created(self.paid_call_log.created)
         deps = Deps(
@@ -315,6 +316,7 @@ class ServiceContext:
     async def aclose(self) -> None:
         self._unsubscribe()
         self._unsubscribe_calls()
+        self._unsubscribe_waits()
         self._unsubscribe_created()
         await self.api.aclose()
         if self.cache_host is not None:
@@ -338,6 +340,13 @@ class ServiceContext:
             rate_limit=limit,
             waiting_for_rate_limit=self.api.limiter.waiting > 0,
         )
+
+    def _rate_wait_changed(self, wait: RateWait | None) -> None:
+        # A wait of milliseconds between two calls is not news; seconds are shown, counting.
+        if wait is None or wait.seconds < 1:
+            self.status.update(rate_wait_until=None, rate_wait_reason="")
+        else:
+            self.status.update(rate_wait_until=wait.until, rate_wait_reason=wait.reason)
 
     def _call_made(self, _route: str, _status: int | None) -> None:
         self.status.update(waiting_for_rate_limit=self.api.limiter.waiting > 0)

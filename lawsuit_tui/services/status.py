@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 __all__ = ["ContextStatus", "StatusHub"]
 
@@ -14,8 +15,8 @@ class ContextStatus:
     requests being followed now; ``cache_writable`` false when nothing will be kept (the
     cache read-only, ``cache_message`` says why); ``cache_held_by`` the pid of the process
     that holds the cache and keeps this one's writes; ``damage`` a short text while damaged
-    cache files wait to be acknowledged; ``rate_wait`` the wait for the rate limit under
-    way, in words (a countdown, "" when none)."""
+    cache files wait to be acknowledged; ``rate_wait_until`` when the wait for the rate
+    limit under way ends (None: none), ``rate_wait_reason`` "window" or "retry_after"."""
 
     rate_remaining: int
     rate_limit: int
@@ -25,7 +26,8 @@ class ContextStatus:
     waiting_for_rate_limit: bool = False
     cache_held_by: int | None = None
     damage: str = ""
-    rate_wait: str = ""
+    rate_wait_until: datetime | None = None
+    rate_wait_reason: str = ""
 
 
 @dataclass

@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.changes import ChangeFeed
 from lawsuit_tui.store.cold import ShardFile, raise_open_file_limit
@@ -276,7 +276,11 @@ class Engine:
         records: dict[str, Held] = {
             key: doc for key, doc in found.items() if self.memory.shard_index(table, key) == number
         }
-        kept = _("{n} record(s) in it could still be read and were kept").format(n=len(records))
+        kept = ngettext(
+            "{n} record in it could still be read and was kept",
+            "{n} records in it could still be read and were kept",
+            len(records),
+        ).format(n=len(records))
         self._set_aside(path, error, detail=kept)
         self.memory.place(table, number, records)
         if not self.read_only:

@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.messages import CacheChanged, ServicesReady, every_screen, post_to_every_screen
@@ -221,7 +221,10 @@ class LawsuitApp(App[int]):
         self._refresh_status()
         context.status.subscribe(self._status_changed)
         self.post_message(ServicesReady(context))
-        if not context.cache.writable:
+        # Writes other processes hand to this one (a cron sync...) show on every screen.
+        context.on_writes_taken(self._writes_taken)
+        self._recover_paid_calls(context)
+        if context.cache.held_elsewhere or not context.cache.writable:
             # A standalone receiver (or another window) holds the cache: show what it stores.
             self._follow_writer(context)
         elif self._start_receiver:
@@ -399,6 +402,10 @@ class LawsuitApp(App[int]):
             cache_message=status.cache_message or "",
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
+            cache_held_by=status.current.cache_held_by,
+            damage=status.current.damage,
+            rate_wait_until=status.current.rate_wait_until,
+            rate_wait_reason=status.current.rate_wait_reason,
         )
 
     def _start_movement_watch(self, context: ServiceContext) -> None:
@@ -420,11 +427,34 @@ class LawsuitApp(App[int]):
             return True
         return self.movement_watch.ledger.claim_delivery(summary)
 
+    @work(exclusive=True, group="app.paid_calls", exit_on_error=False)
+    async def _recover_paid_calls(self, context: ServiceContext) -> None:
+        """What an earlier run paid for and could not keep comes into the cache (D136)."""
+        if not context.cache.writable:
+            return
+        report = await context.paid_calls.recover()
+        if report.recovered:
+            self._writer_changed()
+            self.notify(
+                ngettext(
+                    "{n} paid call of an earlier run was brought into the cache.",
+                    "{n} paid calls of an earlier run were brought into the cache.",
+                    len(report.recovered),
+                ).format(n=len(report.recovered)),
+                title=_("Record of paid calls"),
+                timeout=10,
+            )
+        for problem in report.problems:
+            self.notify(problem, title=_("Record of paid calls"), severity="warning", timeout=15)
+
     @work(exclusive=True, group="app.writer", exit_on_error=False)
     async def _follow_writer(self, context: ServiceContext) -> None:
         from lawsuit_tui.services.webhooks import follow_writer
 
         await follow_writer(context.store, self._writer_changed)
+
+    def _writes_taken(self, _op: str) -> None:
+        self.call_later(self._writer_changed)
 
     def _writer_changed(self) -> None:
         post_to_every_screen(self, CacheChanged)

@@ -34,7 +34,7 @@ def test_a_damaged_shard_keeps_every_record_that_still_reads(cache_dir: Path) ->
         assert store.get_request(keys[2]) == {"request_id": keys[2], "n": 2}
         assert store.get_request(keys[1]) is None
         assert store.found_damage == [f"tables/{next(iter(store.damage())).name.split('/')[1]}"]
-        assert any("2 record(s) in it could still be read" in p for p in store.problems)
+        assert any("2 records in it could still be read" in p for p in store.problems)
     with Store.open(cache_dir) as store:  # rewritten whole from what was kept
         assert store.problems == [] and store.count_requests() == 2
         assert [f.acknowledged for f in store.damage()] == [False]
