@@ -53,7 +53,7 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         ["cache", "prune", "--older-than", "-1"],
         ["config"],
         ["request", "123", "--response-type", "nope"],
-        # Issue 18: each of these was sent or started before.
+        # Issue 18, D138: each of these was sent or started before.
         ["count", "--kind", "judgement-bond", "--tribunal", "10000000000000000000000"],
         ["count", "--kind", "judgement-bond", "--tribunal", "-5"],
         ["count", "--kind", "judgement-bond", "--tribunal", "0"],

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol, TextIO
 
 from pydantic import ValidationError
@@ -153,11 +153,13 @@ class Countdown:
         *,
         every: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         self.stream = stream or sys.stderr
         self.is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.every = every
         self._clock = clock
+        self._sleep = sleep
         self._last_line = -1e9
         self._drawn = False
         self._ticking: asyncio.Task[None] | None = None
@@ -204,4 +206,4 @@ class Countdown:
     async def _tick(self, wait: _Wait) -> None:
         while wait.seconds_left() > 0:
             self.show(wait.describe())
-            await asyncio.sleep(1.0)
+            await self._sleep(1.0)

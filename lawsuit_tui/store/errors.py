@@ -40,7 +40,7 @@ class CacheUnavailable(CacheError):
 
 
 def os_problem(error: OSError, path: object, *, setting: str = "cache_dir") -> str:
-    """One sentence for an OS error on ``path``: what is wrong and what to do about it.
+    """One sentence for an OS error on ``path``: what is wrong and what to do about it (D143).
 
     ``setting`` is what the user changes to point elsewhere (the cache_dir setting, --out).
     """

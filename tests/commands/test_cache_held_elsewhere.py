@@ -1,4 +1,4 @@
-"""A command run while another process holds the cache keeps what it fetches (issue 18).
+"""A command run while another process holds the cache keeps what it fetches (issue 18, D137).
 
 The holder is a real process: ``webhooks serve`` (which takes in the writes of others), or a
 bare writer that takes none (then the command waits, and refuses or says what was lost).

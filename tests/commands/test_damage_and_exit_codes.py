@@ -1,4 +1,5 @@
-"""Damage is never silent, and exit codes tell what a bare "failed" would hide (issue 18).
+"""Damage is never silent (D139-D142), and exit codes tell what a bare "failed" would hide
+(D135; issue 18).
 
 The measured failures, each reproduced: the writing command after damage exited 0 and hid
 it; `cache verify` then said all was well; `export` exported what was left (exit 0), or

@@ -1,4 +1,4 @@
-"""OS errors on the cache are sentences naming the path and what to do, never tracebacks
+"""OS errors on the cache are sentences (D143) naming the path and what to do, never tracebacks
 (issue 18): a read-only file system, a directory not writable, a file in the way, a
 closed standard output. Real processes, real mounts (a read-only bind in a private mount
 namespace) and real modes (a child without capabilities, so root obeys them too)."""
