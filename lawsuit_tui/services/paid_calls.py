@@ -281,23 +281,14 @@ class PaidCallService:
         if cache.store.get_request(ident) is not None:
             report.present += 1
             return
-        record = _recorded(answer, "request_id", ident)
-        try:
-            fresh = await self._d.api.get_request(ident)
-        except ApiError as exc:
-            if record is None:
-                report.problems.append(
-                    _(
-                        "request {id}: not in the record's answer and not readable ({problem})"
-                    ).format(id=ident, problem=exc)
-                )
-                return
-            await cache.upsert_requests([record])
-            report.recovered.append(("request", ident))
-            report.from_record.append(("request", ident))
+        record, fresh = await self._fresh_or_recorded(
+            "request", ident, _recorded(answer, "request_id", ident), report
+        )
+        if record is None:
             return
-        await cache.upsert_requests([fresh.to_json_dict()])
-        report.recovered.append(("request", ident))
+        await cache.upsert_requests([record])
+        if not fresh:
+            return
         try:
             found = [
                 r.to_json_dict()
@@ -320,21 +311,36 @@ class PaidCallService:
         if cache.store.get_tracking(ident) is not None:
             report.present += 1
             return
-        record = _recorded(answer, "tracking_id", ident)
+        record, _fresh = await self._fresh_or_recorded(
+            "tracking", ident, _recorded(answer, "tracking_id", ident), report
+        )
+        if record is not None:
+            await cache.upsert_trackings([record])
+
+    async def _fresh_or_recorded(
+        self, kind: str, ident: str, recorded: dict[str, Any] | None, report: Recovery
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """The record as the service gives it now (True), else as it was recorded (False);
+        None when neither has it (said in ``report``). Counted as recovered when found."""
         try:
-            fresh = (await self._d.api.get_tracking(ident)).to_json_dict()
+            if kind == "request":
+                fresh = (await self._d.api.get_request(ident)).to_json_dict()
+            else:
+                fresh = (await self._d.api.get_tracking(ident)).to_json_dict()
         except ApiError as exc:
-            if record is None:
-                report.problems.append(
-                    _(
-                        "tracking {id}: not in the record's answer and not readable ({problem})"
-                    ).format(id=ident, problem=exc)
+            if recorded is None:
+                message = (
+                    _("request {id}: not in the record's answer and not readable ({problem})")
+                    if kind == "request"
+                    else _("tracking {id}: not in the record's answer and not readable ({problem})")
                 )
-                return
-            fresh = record
-            report.from_record.append(("tracking", ident))
-        await cache.upsert_trackings([fresh])
-        report.recovered.append(("tracking", ident))
+                report.problems.append(message.format(id=ident, problem=exc))
+                return None, False
+            report.recovered.append((kind, ident))
+            report.from_record.append((kind, ident))
+            return recorded, False
+        report.recovered.append((kind, ident))
+        return fresh, True
 
     async def _bring_count(self, line: PaidCallLine, report: Recovery) -> None:
         cache = self._d.cache

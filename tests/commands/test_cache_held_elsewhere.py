@@ -15,23 +15,14 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.commands.output import EXIT_NOT_KEPT, EXIT_REFUSED
 from lawsuit_tui.store import Store
+from tests.support.cli_run import run_cli as run
+from tests.support.cli_run import sandbox_cache
 from tests.support.store_data import spawn
 from tests.support.webhook_data import Child, child_env
 
 TOKEN = "held-cache-test-token-0123456789"
-
-
-def sandbox_cache() -> Path:
-    return Path(os.environ["LAWSUIT_TUI_CACHE_DIR"]) / "sandbox"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

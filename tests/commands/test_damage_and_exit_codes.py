@@ -11,7 +11,6 @@ SECRECY_RESTRICTED exited 0; `export --request-id nope` printed [] with exit 0; 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,8 @@ from lawsuit_tui.commands.output import (
     EXIT_OK,
     EXIT_REFUSED,
 )
-
-
-def sandbox_cache() -> Path:
-    return Path(os.environ["LAWSUIT_TUI_CACHE_DIR"]) / "sandbox"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli_run import run_cli as run
+from tests.support.cli_run import sandbox_cache
 
 
 def two_requests(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> list[str]:

@@ -10,21 +10,17 @@ import json
 import os
 import re
 import stat
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.commands.output import EXIT_NOT_KEPT, EXIT_REFUSED
 from lawsuit_tui.store import Store
+from tests.support.cli_run import run_cli as run
+from tests.support.cli_run import sandbox_cache
 from tests.support.confined import cannot_mount, lawsuit_tui, shell_quote
 
 CREATED = re.compile(r"created request ([0-9a-f-]{36})")
-
-
-def sandbox_cache() -> Path:
-    return Path(os.environ["LAWSUIT_TUI_CACHE_DIR"]) / "sandbox"
 
 
 def record_lines() -> list[dict[str, Any]]:
@@ -35,12 +31,6 @@ def record_lines() -> list[dict[str, Any]]:
 def cached_request(request_id: str) -> dict[str, Any] | None:
     with Store.open(sandbox_cache(), read_only=True) as store:
         return store.get_request(request_id)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def child_env() -> dict[str, str]:

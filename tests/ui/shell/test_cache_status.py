@@ -10,7 +10,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +19,9 @@ from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.widgets.chrome import StatusLine, StatusSnapshot, render_status
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
+from tests.support.cli_run import sandbox_cache
 from tests.support.confined import ROOT
 from tests.support.ui_harness import SIZES, Harness, ready, samples, settle, snap, wait_for
-
-
-def sandbox_cache() -> Path:
-    return Path(os.environ["LAWSUIT_TUI_CACHE_DIR"]) / "sandbox"
 
 
 def status_text(app: Any) -> str:
