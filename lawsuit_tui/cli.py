@@ -80,10 +80,16 @@ def rate_limit_arg(text: str) -> tuple[int, float]:
     if calls > MAX_RATE_CALLS or not seconds <= MAX_RATE_SECONDS:  # inf and NaN fail here
         raise argparse.ArgumentTypeError(
             _("at most {calls} calls in at most {seconds} seconds (a day), not {value!r}").format(
-                calls=f"{MAX_RATE_CALLS:,}", seconds=f"{MAX_RATE_SECONDS:,.0f}", value=text
+                calls=_int(MAX_RATE_CALLS), seconds=_int(int(MAX_RATE_SECONDS)), value=text
             )
         )
     return calls, seconds
+
+
+def _int(value: int) -> str:
+    from lawsuit_tui.domain.formatting import format_int  # stdlib only, loaded when used
+
+    return format_int(value)
 
 
 def _bounded_int(text: str, low: int, high: int) -> int | None:
@@ -101,7 +107,7 @@ def tribunal_arg(text: str) -> int:
     if value is None:
         raise argparse.ArgumentTypeError(
             _("{value!r} is not a court id (a whole number from 1 to {high})").format(
-                value=text, high=f"{MAX_TRIBUNAL:,}"
+                value=text, high=_int(MAX_TRIBUNAL)
             )
         )
     return value

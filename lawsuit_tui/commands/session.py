@@ -152,7 +152,10 @@ def run_with_context(
             if refused is not None:
                 return refused
             if recover_first and ctx.cache.writable:
-                for line in describe_recovery(await ctx.paid_calls.recover()):
+                # Damage found now may have taken paid calls with it: the whole record is
+                # looked at again (only what the cache lacks costs a call).
+                report = await ctx.paid_calls.recover(from_start=bool(ctx.damage.found_now))
+                for line in describe_recovery(report):
                     error_line(line)
             if needs_cache:
                 refused = await _try_writing(ctx)

@@ -276,11 +276,15 @@ class Engine:
         records: dict[str, Held] = {
             key: doc for key, doc in found.items() if self.memory.shard_index(table, key) == number
         }
-        kept = ngettext(
-            "{n} record in it could still be read and was kept",
-            "{n} records in it could still be read and were kept",
-            len(records),
-        ).format(n=len(records))
+        kept = (
+            ngettext(
+                "{n} record in it could still be read and was kept",
+                "{n} records in it could still be read and were kept",
+                len(records),
+            ).format(n=len(records))
+            if records
+            else _("nothing in it could be read")
+        )
         self._set_aside(path, error, detail=kept)
         self.memory.place(table, number, records)
         if not self.read_only:

@@ -432,7 +432,8 @@ class LawsuitApp(App[int]):
         """What an earlier run paid for and could not keep comes into the cache (D136)."""
         if not context.cache.writable:
             return
-        report = await context.paid_calls.recover()
+        # After damage found now, the whole record again (only what is missing costs a call).
+        report = await context.paid_calls.recover(from_start=bool(context.damage.found_now))
         if report.recovered:
             self._writer_changed()
             self.notify(
