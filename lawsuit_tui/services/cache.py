@@ -31,7 +31,8 @@ __all__ = ["Cache", "Unkept"]
 T = TypeVar("T")
 
 # What each write holds, to say what was not kept; writes of bookkeeping (the sync's resume
-# point, the recent searches) are not the user's data and are not reported.
+# point, the recent searches) are not the user's data and are not reported; any other write
+# (one added later) is reported by its name.
 _KINDS = {
     "upsert_requests": "requests",
     "upsert_responses": "responses",
@@ -41,6 +42,7 @@ _KINDS = {
     "add_count_request": "counts",
     "save_vault_snapshot": "vault",
 }
+_BOOKKEEPING = frozenset({"set_meta", "add_recent_search"})
 
 Reattach = Callable[[], Awaitable["Store | HolderClient | None"]]
 
@@ -59,9 +61,9 @@ class Unkept:
     counts: dict[str, int] = field(default_factory=dict)
 
     def add(self, op: str, args: tuple[Any, ...]) -> None:
-        kind = _KINDS.get(op)
-        if kind is None:
+        if op in _BOOKKEEPING:
             return
+        kind = _KINDS.get(op, op)  # a write added later is still counted, by its name
         size = _size(op, args)
         if size:
             self.counts[kind] = self.counts.get(kind, 0) + size
@@ -79,7 +81,12 @@ class Unkept:
             "counts": lambda n: ngettext("{n} count", "{n} counts", n),
             "vault": lambda n: ngettext("{n} vault status", "{n} vault statuses", n),
         }
-        return ", ".join(words[k](n).format(n=n) for k, n in self.counts.items())
+        return ", ".join(
+            words[k](n).format(n=n)
+            if k in words
+            else ngettext("{n} write ({what})", "{n} writes ({what})", n).format(n=n, what=k)
+            for k, n in self.counts.items()
+        )
 
 
 class Cache:
