@@ -126,6 +126,7 @@ class ServiceContext:
         self._secrets = list(secrets or [])
         self.cache_host: CacheHost | None = None
         """Serves the writes of other processes while this one holds the cache."""
+        self._taken_listeners: list[Callable[[str], None]] = []
         self.cache = Cache(store, holder=holder)
         self.cache.reattach = self._reattach
         self.damage = DamageReport.of(store)
@@ -279,16 +280,29 @@ class ServiceContext:
         """Take in the writes of other processes while this one holds the cache."""
         if self.cache_host is not None or self.store.read_only:
             return
-        host = CacheHost(self.store)
+        await self._host(self.store)
+
+    async def _host(self, store: Store) -> None:
+        host = CacheHost(store)
         if await host.start():
+            host.subscribe(self._write_taken)
             self.cache_host = host
+
+    def _write_taken(self, op: str) -> None:
+        for listener in list(self._taken_listeners):
+            listener(op)
 
     def on_writes_taken(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """``listener(op)`` after a write of another process is kept here (the app reads its
-        cache again); nothing happens while this process does not hold the cache."""
-        if self.cache_host is None:
-            return lambda: None
-        return self.cache_host.subscribe(listener)
+        cache again), also once this process has taken the cache over from a holder that
+        left; returns an unsubscribe function."""
+        self._taken_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._taken_listeners:
+                self._taken_listeners.remove(listener)
+
+        return unsubscribe
 
     async def _reattach(self) -> Store | HolderClient | None:
         """The holder has gone: take the cache now (and serve the others), or hand the
@@ -307,9 +321,7 @@ class ServiceContext:
             self.status.update(cache_writable=False, cache_held_by=None)
             return None
         self._owns_store = True
-        host = CacheHost(store)
-        if await host.start():
-            self.cache_host = host
+        await self._host(store)
         self.status.update(cache_writable=True, cache_message=None, cache_held_by=None)
         return store
 

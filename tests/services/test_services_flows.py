@@ -325,6 +325,14 @@ async def test_when_the_holder_leaves_the_other_takes_the_cache(
         assert not other.store.read_only and other.cache_host is not None
         assert other.cache.get_lawsuit(result.lawsuits[0].code) is not None
         assert not other.cache.unkept
+        taken: list[str] = []
+        other.on_writes_taken(taken.append)  # as the app does: it now serves the others
+        third = await ServiceContext.open(rig.settings, transport=rig.transport)
+        try:
+            await third.lookup.lookup(third.lookup.parse(samples["lawsuit_cnj"][1]))
+        finally:
+            await third.aclose()
+        assert "upsert_lawsuits" in taken
     finally:
         await other.aclose()
 
