@@ -9,6 +9,7 @@ after parsing, and each subcommand lives in ``lawsuit_tui/commands/<name>.py`` w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import ipaddress
 import math
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawsuit_tui import __version__
+from lawsuit_tui.commands.exit_codes import EXIT_STDOUT_CLOSED
 from lawsuit_tui.i18n import _, current_language, detect_language, set_language
 
 if TYPE_CHECKING:
@@ -123,6 +125,16 @@ def add_miner_filter(parser: argparse.ArgumentParser) -> None:
 # --- argument types (errors become argparse usage errors, exit 2) -------------------------
 
 
+# The bounds of the rate_limit settings (config.py): beyond them a value is a typo.
+MAX_RATE_CALLS = 100_000
+MAX_RATE_SECONDS = 86_400.0
+# D138: court ids are small positive integers (D36, D72); budget years have four digits;
+# other whole numbers (days) stay far below what the service's integers hold.
+MAX_WHOLE = 1_000_000
+MAX_TRIBUNAL = 99_999
+BUDGET_YEARS = (1900, 2100)
+
+
 def rate_limit_arg(text: str) -> tuple[int, float]:
     """``CALLS/SECONDS``, for example ``180/60`` or ``30/2.5``."""
     calls_text, sep, seconds_text = text.partition("/")
@@ -138,7 +150,58 @@ def rate_limit_arg(text: str) -> tuple[int, float]:
         raise argparse.ArgumentTypeError(
             _("CALLS and SECONDS must both be positive, not {value!r}").format(value=text)
         )
+    if calls > MAX_RATE_CALLS or not seconds <= MAX_RATE_SECONDS:  # inf and NaN fail here
+        raise argparse.ArgumentTypeError(
+            _("at most {calls} calls in at most {seconds} seconds (a day), not {value!r}").format(
+                calls=_int(MAX_RATE_CALLS), seconds=_int(int(MAX_RATE_SECONDS)), value=text
+            )
+        )
     return calls, seconds
+
+
+def _int(value: int) -> str:
+    from lawsuit_tui.domain.formatting import format_int  # stdlib only, loaded when used
+
+    return format_int(value)
+
+
+def _bounded_int(text: str, low: int, high: int) -> int | None:
+    """``text`` as a whole number between ``low`` and ``high``, else None (no huge ints:
+    the digits are counted before they are converted)."""
+    digits = text.strip().lstrip("+-")
+    if not digits.isdigit() or len(digits) > len(str(high)):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def tribunal_arg(text: str) -> int:
+    value = _bounded_int(text, 1, MAX_TRIBUNAL)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            _("{value!r} is not a court id (a whole number from 1 to {high})").format(
+                value=text, high=_int(MAX_TRIBUNAL)
+            )
+        )
+    return value
+
+
+def budget_year_arg(text: str) -> int:
+    low, high = BUDGET_YEARS
+    value = _bounded_int(text, low, high)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            _("{value!r} is not a year from {low} to {high}").format(value=text, low=low, high=high)
+        )
+    return value
+
+
+def customer_key_arg(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            _("the customer key is empty; give one, or leave the option out for the default")
+        )
+    return text
 
 
 def cidr_arg(text: str) -> str:
@@ -152,11 +215,8 @@ def cidr_arg(text: str) -> str:
 
 
 def port_arg(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
+    port = _bounded_int(text, 0, 65535)
+    if port is None:
         raise argparse.ArgumentTypeError(
             _("{value!r} is not a port number (0-65535)").format(value=text)
         )
@@ -164,11 +224,8 @@ def port_arg(text: str) -> int:
 
 
 def positive_int_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
+    value = _bounded_int(text, 1, MAX_WHOLE)
+    if value is None:
         raise argparse.ArgumentTypeError(
             _("{value!r} is not a positive whole number").format(value=text)
         )
@@ -176,11 +233,8 @@ def positive_int_arg(text: str) -> int:
 
 
 def non_negative_int_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
+    value = _bounded_int(text, 0, MAX_WHOLE)
+    if value is None:
         raise argparse.ArgumentTypeError(_("{value!r} is not a whole number").format(value=text))
     return value
 
@@ -217,7 +271,40 @@ def amount_arg(text: str) -> float:
     return value
 
 
+def seed_arg(text: str) -> int:
+    value = _bounded_int(text, -(2**63), 2**63 - 1)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            _("{value!r} is not a seed (a whole number of at most 64 bits)").format(value=text)
+        )
+    return value
+
+
 # --- the parser ----------------------------------------------------------------------------
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, except that a text already laid out in lines (the exit codes) is kept."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "\n".join(indent + line for line in text.splitlines())
+        return super()._fill_text(text, width, indent)
+
+
+def _with_exit_codes(parser: argparse.ArgumentParser) -> None:
+    """The table of exit codes at the end of the help of ``parser`` and of every command."""
+    from lawsuit_tui.commands.exit_codes import exit_codes_epilog  # light: i18n only
+
+    epilog = exit_codes_epilog()
+    pending = [parser]
+    while pending:
+        current = pending.pop()
+        current.epilog = epilog
+        current.formatter_class = HelpFormatter
+        for action in current._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                pending.extend(action.choices.values())
 
 
 def _add_tui_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -290,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("accept this API key (repeatable; KEY:no-miner withholds a feature)"),
     )
     serve.add_argument(
-        "--seed", type=int, default=None, help=_("seed of the generated world (default 7)")
+        "--seed", type=seed_arg, default=None, help=_("seed of the generated world (default 7)")
     )
     serve.add_argument(
         "--callback-url", default=None, metavar=_("URL"), help=_("account-wide webhook URL")
@@ -402,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     request.add_argument(
         "--customer-key",
+        type=customer_key_arg,
         default=None,
         metavar=_("K"),
         help=_("vault credentials to use (default from config)"),
@@ -479,7 +567,29 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("remove entries older than DAYS"),
     )
     cache_sub.add_parser("path", help=_("print the cache directory"))
-    cache_sub.add_parser("verify", help=_("read every cache file and report problems"))
+    verify = cache_sub.add_parser(
+        "verify",
+        help=_("read every cache file and report problems and damaged files set aside"),
+    )
+    verify.add_argument(
+        "--acknowledge",
+        action="store_true",
+        help=_(
+            "stop reporting the damaged files set aside so far (they stay on disk for inspection)"
+        ),
+    )
+    recover = cache_sub.add_parser(
+        "recover",
+        help=_(
+            "bring into the cache what the record of paid calls holds and the cache does not "
+            "(every command also does this when it starts)"
+        ),
+    )
+    recover.add_argument(
+        "--all",
+        action="store_true",
+        help=_("look at every line of the record again, not only those not yet looked at"),
+    )
 
     files = sub.add_parser("transfer-files", help=_("files the provider prepared for your company"))
     files_sub = files.add_subparsers(dest="files_command", metavar=_("ACTION"), required=True)
@@ -519,6 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_datalake_parser(sub)
     _add_portfolio(sub)
+    _with_exit_codes(parser)
     return parser
 
 
@@ -768,6 +879,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(module_name)  # a command that cannot load is a bug: raise
     try:
         code = module.run(args, settings)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _stdout_closed()
     return code if isinstance(code, int) else 0
+
+
+def _stdout_closed() -> int:
+    """Whoever read standard output stopped (``| head``): say nothing, as a C program
+    killed by SIGPIPE would, and exit with its status (128 + 13)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail
+    return EXIT_STDOUT_CLOSED

@@ -54,11 +54,33 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         ["cache", "prune", "--older-than", "-1"],
         ["config"],
         ["request", "123", "--response-type", "nope"],
+        # Issue 18, D138: each of these was sent or started before.
+        ["count", "--kind", "judgement-bond", "--tribunal", "10000000000000000000000"],
+        ["count", "--kind", "judgement-bond", "--tribunal", "-5"],
+        ["count", "--kind", "judgement-bond", "--tribunal", "0"],
+        ["count", "--kind", "judgement-bond", "--budget-year", "99999"],
+        ["request", "12345678909", "--customer-key", ""],
+        ["request", "12345678909", "--customer-key", "   "],
+        ["request", "12345678909", "--cache-ttl-days", "9" * 40],
+        ["sandbox", "serve", "--rate-limit", "1/inf"],
+        ["sandbox", "serve", "--rate-limit", "1/nan"],
+        ["sandbox", "serve", "--rate-limit", "1000000/60"],
+        ["sandbox", "serve", "--port", "9" * 40],
+        ["sandbox", "serve", "--seed", "9" * 40],
+        ["cache", "prune", "--older-than", "9" * 40],
     ],
 )
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(argv) == 2
-    assert "usage:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "usage:" in err
+    assert len([line for line in err.splitlines() if "error:" in line]) == 1
+
+
+def test_a_host_that_is_not_an_address_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["sandbox", "serve", "--host", "not-a-host.invalid", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "not-a-host.invalid" in err
 
 
 def parse(*argv: str) -> argparse.Namespace:

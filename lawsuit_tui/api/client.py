@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import random
 import time
 from collections import Counter
@@ -58,12 +59,25 @@ from lawsuit_tui.i18n import _
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
-__all__ = ["BULK_PAGE_SIZE", "USER_AGENT", "ApiClient", "ApiStats", "BaseUrls", "ClientConfig"]
+__all__ = [
+    "BULK_PAGE_SIZE",
+    "USER_AGENT",
+    "ApiClient",
+    "ApiStats",
+    "BaseUrls",
+    "ClientConfig",
+    "CreatedListener",
+]
 
 USER_AGENT = f"lawsuit-tui/{__version__}"
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+
+log = logging.getLogger(__name__)
+
+CreatedListener = Callable[[str, Mapping[str, Any] | None, bytes], None]
+"""``(route_name, body sent, answer)`` of a creating route answered 2xx (``on_created``)."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +272,7 @@ class ApiClient(
         )
         self.stats = ApiStats()
         self._call_listeners: list[Callable[[str, int | None], None]] = []
+        self._created_listeners: list[CreatedListener] = []
         self._http = httpx.AsyncClient(
             transport=transport,
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
@@ -318,6 +333,26 @@ class ApiClient(
                 self._call_listeners.remove(listener)
 
         return unsubscribe
+
+    def on_created(self, listener: CreatedListener) -> Callable[[], None]:
+        """``listener(route_name, sent_body, answer_bytes)`` the moment a ``creating`` route is
+        answered 2xx, before the answer is parsed or anything is stored: what was paid for is
+        known before anything else can fail. A listener that raises is logged, never allowed
+        to turn a paid call into an error; returns an unsubscribe function."""
+        self._created_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._created_listeners:
+                self._created_listeners.remove(listener)
+
+        return unsubscribe
+
+    def _created(self, route: Route, body: Mapping[str, Any] | None, answer: bytes) -> None:
+        for listener in list(self._created_listeners):
+            try:
+                listener(route.name, body, answer)
+            except Exception:  # the call was made and paid: its answer is still returned
+                log.exception("a listener of paid calls failed on %s", route.name)
 
     def auth_headers(self, *, bearer: bool = False) -> dict[str, str]:
         if bearer:
@@ -409,6 +444,8 @@ class ApiClient(
                 response = await self._attempt(
                     route, url, headers, params, content, timeout, budget
                 )
+                if route.creating:
+                    self._created(route, body, response.content)
                 try:
                     return parse(response)
                 except (ValidationError, ValueError, TypeError) as exc:

@@ -1,41 +1,69 @@
 """What every headless command writes: exit codes, the one-line error, progress on stderr.
 
-Exit codes (issue 4): 0 done; 1 the service said no (one clear line on standard error);
-2 bad usage or input (one line, before any call).
+The exit codes are one table, :data:`EXIT_CODES` (kept in ``exit_codes.py``, light enough
+for ``--help``), re-exported here for the commands.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TextIO
 
 from pydantic import ValidationError
 
+from lawsuit_tui.commands.exit_codes import (
+    EXIT_APPLICATION_ERROR,
+    EXIT_BAD_INPUT,
+    EXIT_CODES,
+    EXIT_DAMAGED,
+    EXIT_NOT_KEPT,
+    EXIT_NOTHING_MATCHED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    exit_codes_epilog,
+)
 from lawsuit_tui.domain.bodies import validation_messages
 from lawsuit_tui.domain.identifiers import InvalidSearchKey
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.results import Progress
 
 __all__ = [
+    "EXIT_APPLICATION_ERROR",
     "EXIT_BAD_INPUT",
+    "EXIT_CODES",
+    "EXIT_DAMAGED",
+    "EXIT_NOTHING_MATCHED",
+    "EXIT_NOT_KEPT",
     "EXIT_OK",
     "EXIT_REFUSED",
     "PROG",
+    "Countdown",
     "ProgressPrinter",
     "bad_input_message",
     "error_line",
+    "exit_codes_epilog",
+    "human_size",
 ]
 
 PROG = "lawsuit-tui"
-EXIT_OK = 0
-EXIT_REFUSED = 1
-EXIT_BAD_INPUT = 2
 
 
 def error_line(message: str, stream: TextIO | None = None) -> None:
     print(f"{PROG}: {message}", file=stream or sys.stderr)
+
+
+def human_size(size: int) -> str:
+    """``512 B``, ``1.5 KB``, ``3.2 MB``."""
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"
 
 
 def bad_input_message(exc: BaseException) -> str:
@@ -106,3 +134,77 @@ class ProgressPrinter:
             self.stream.write("\r\x1b[2K")
             self.stream.flush()
             self._drawn = False
+
+
+class _Wait(Protocol):
+    """A wait under way (``api.ratelimit.RateWait``): says how long is left."""
+
+    def describe(self) -> str: ...
+
+    def seconds_left(self) -> int: ...
+
+
+class Countdown:
+    """A wait shown on standard error: redrawn in place every second on a terminal; off a
+    terminal (cron, a log file) a line when it starts and every ``every`` seconds after."""
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        every: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.stream = stream or sys.stderr
+        self.is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every
+        self._clock = clock
+        self._sleep = sleep
+        self._last_line = -1e9
+        self._drawn = False
+        self._ticking: asyncio.Task[None] | None = None
+
+    def show(self, text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a closed terminal: nothing to tell
+            if self.is_tty:
+                self.stream.write("\r\x1b[2K" + text)
+                self.stream.flush()
+                self._drawn = True
+                return
+            now = self._clock()
+            if now - self._last_line >= self.every:
+                self._last_line = now
+                print(text, file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        """End the wait: the line drawn in place is erased, the next wait starts afresh."""
+        if self._ticking is not None:
+            self._ticking.cancel()
+            self._ticking = None
+        self._last_line = -1e9
+        if self.is_tty and self._drawn:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write("\r\x1b[2K")
+                self.stream.flush()
+            self._drawn = False
+
+    def follow_rate_wait(self, wait: _Wait | None) -> None:
+        """The listener of ``ApiClient.on_rate_wait``: a countdown while a wait lasts (a
+        wait shorter than a second between two calls is not worth a line)."""
+        if wait is None:
+            self.clear()
+            return
+        if wait.seconds_left() < 1:
+            return
+        if self._ticking is not None:
+            self._ticking.cancel()
+        try:
+            self._ticking = asyncio.get_running_loop().create_task(self._tick(wait))
+        except RuntimeError:
+            self.show(wait.describe())
+
+    async def _tick(self, wait: _Wait) -> None:
+        while wait.seconds_left() > 0:
+            self.show(wait.describe())
+            await self._sleep(1.0)

@@ -11,6 +11,7 @@ import orjson
 from pydantic import ValidationError
 
 from lawsuit_tui.commands.output import (
+    EXIT_APPLICATION_ERROR,
     EXIT_BAD_INPUT,
     EXIT_OK,
     ProgressPrinter,
@@ -159,6 +160,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 print(record_line(record))
             for response in responses:
                 print(response_line(response))
+        if responses and all(r.application_error is not None for r in responses):
+            # D135: answered, but only with errors (secrecy, credentials...): not a success.
+            return EXIT_APPLICATION_ERROR
         return EXIT_OK
 
-    return run_with_context(settings, use_case)
+    # A request is paid: it is not sent when nothing could keep it (session.py).
+    return run_with_context(settings, use_case, needs_cache=True)

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -68,7 +69,27 @@ async def serve(
 
     from lawsuit_tui.sandbox.app import create_app
     from lawsuit_tui.sandbox.clock import SandboxClock
+    from lawsuit_tui.webhooks.server import bind_socket
 
+    # The socket is ours: uvicorn would sys.exit(3) on an address it cannot use.
+    try:
+        sock = bind_socket(host, port)
+    except socket.gaierror as exc:
+        print(
+            _(
+                "lawsuit-tui sandbox serve: --host {host}: not an address of this machine ({error})"
+            ).format(host=host, error=exc.strerror or exc),
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as exc:
+        print(
+            _("lawsuit-tui sandbox serve: cannot listen on {host}:{port}: {error}").format(
+                host=host, port=port, error=exc.strerror or exc
+            ),
+            file=sys.stderr,
+        )
+        return 1
     app = create_app(
         seed=seed,
         api_keys=api_keys,
@@ -77,9 +98,7 @@ async def serve(
         callback_url=callback_url,
         clock=SandboxClock(speed=speed),
     )
-    config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on", access_log=False
-    )
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False)
     server = uvicorn.Server(config)
     # Signals are ours: Ctrl-C and SIGTERM ask uvicorn to exit; uvicorn's own capture would
     # re-raise the signal after shutdown (SIGTERM would then kill us with status -15).
@@ -88,17 +107,18 @@ async def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, _request_exit, server)
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if task.done():
-            await task
+            with contextlib.suppress(SystemExit, Exception):
+                await task
             print(
                 _("the sandbox could not start on {host}:{port}").format(host=host, port=port),
                 file=sys.stderr,
             )
             return 1
         await asyncio.sleep(0.02)
-    actual_port = _bound_port(server) or port
+    actual_port = int(sock.getsockname()[1])
     print(root_url(host, actual_port), flush=True)
     print(describe_keys(api_keys), flush=True)
     await task
@@ -107,14 +127,6 @@ async def serve(
 
 def _request_exit(server: uvicorn.Server) -> None:
     server.should_exit = True
-
-
-def _bound_port(server: uvicorn.Server) -> int | None:
-    for listener in getattr(server, "servers", []) or []:
-        for sock in listener.sockets:
-            name: Any = sock.getsockname()
-            return int(name[1])
-    return None
 
 
 def run(args: argparse.Namespace, settings: Any) -> int:

@@ -32,4 +32,5 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         )
         return EXIT_OK
 
-    return run_with_context(settings, use_case)
+    # A sync exists to keep what it reads: it does not start when nothing could.
+    return run_with_context(settings, use_case, needs_cache=True)

@@ -44,6 +44,7 @@ async def serve(
     allow_from: list[str],
 ) -> int:
     from lawsuit_tui.services.errors import CacheError, CacheLocked
+    from lawsuit_tui.services.shared_cache import CacheHost
     from lawsuit_tui.services.webhooks import open_receiver_cache
     from lawsuit_tui.webhooks.receiver import create_receiver
     from lawsuit_tui.webhooks.server import (
@@ -71,6 +72,14 @@ async def serve(
         _err(_("Cannot open the cache at {path}: {error}").format(path=directory, error=exc))
         return 1
     app: Receiver | None = None
+    # The commands run meanwhile (a cron sync, a request) hand their writes to this process.
+    writes_from_others = CacheHost(store)
+    if not await writes_from_others.start():
+        _err(
+            _(
+                "Other commands cannot hand their writes to this one ({problem}); they will wait."
+            ).format(problem=writes_from_others.problem)
+        )
     try:
         for problem in store.problems:
             _err(_("Cache: {problem}").format(problem=problem))
@@ -148,6 +157,7 @@ async def serve(
         )
         return 0
     finally:
+        await writes_from_others.aclose()
         if app is not None:
             await app.aclose()  # the writer thread finishes what it holds before the close
         await asyncio.to_thread(store.close)

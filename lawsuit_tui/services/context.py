@@ -11,43 +11,101 @@ and the sandbox's cache is ``cache_dir/"sandbox"`` (see paths.py), apart from li
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from pathlib import Path
 from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from lawsuit_tui.api.client import ApiClient, BaseUrls
-from lawsuit_tui.api.ratelimit import RateLimiter
+from lawsuit_tui.api.ratelimit import RateLimiter, RateWait
+from lawsuit_tui.i18n import _
 from lawsuit_tui.services.cache import Cache
+from lawsuit_tui.services.cache_maintenance import DamageReport
 from lawsuit_tui.services.count import CountService
 from lawsuit_tui.services.datalake import DatalakeService
 from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
+from lawsuit_tui.services.paid_calls import PaidCallLog, PaidCallService
 from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.services.portfolio import PortfolioService
 from lawsuit_tui.services.portfolio_import import PortfolioImporter
 from lawsuit_tui.services.requests import FollowPolicy, RequestService
 from lawsuit_tui.services.search import SearchService
+from lawsuit_tui.services.shared_cache import CacheHost, HolderClient, connect_to_holder
 from lawsuit_tui.services.status import ContextStatus, StatusHub
 from lawsuit_tui.services.sync import SyncService
 from lawsuit_tui.services.trackings import TrackingService
 from lawsuit_tui.services.transfer_files import TransferFileService
 from lawsuit_tui.services.vault import VaultService
 from lawsuit_tui.services.warrants import WarrantService
-from lawsuit_tui.store import CacheLocked, Store
+from lawsuit_tui.store import CacheError, CacheLocked, CacheUnavailable, Store
 
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
 from lawsuit_tui.config import Portfolio
 
-__all__ = ["SANDBOX_ROOT", "ContextStatus", "ServiceContext", "cache_path"]
+__all__ = ["SANDBOX_ROOT", "CacheWait", "ContextStatus", "ServiceContext", "cache_path"]
 
 # The in-process sandbox answers any host; this one only names it in URLs and logs.
 SANDBOX_ROOT = "http://sandbox.local"
+
+CacheWait = Callable[[float, str], None]
+"""``(seconds left, holder)`` about once a second while waiting for the cache's lock."""
+
+
+def _not_taking_writes(directory: Path, pid: str) -> str:
+    return _(
+        "The cache at {path} is in use by another lawsuit-tui process (pid {pid}) that does "
+        "not take in the writes of others; nothing fetched here can be kept until it closes."
+    ).format(path=directory, pid=pid or "?")
+
+
+async def _open_cache(
+    directory: Path,
+    *,
+    read_only: bool,
+    secrets: list[str],
+    wait: float,
+    on_wait: CacheWait | None,
+) -> tuple[Store, HolderClient | None, str | None]:
+    """The store, the holder's client when another process holds it, and what to say.
+
+    Writable when this process can take the lock; else read-only, its writes handed to the
+    holder when it takes them in (shared_cache.py). A holder that does not (still opening
+    the cache, or a maintenance command) is waited for, up to ``wait`` seconds (D137).
+    """
+    if read_only:
+        return await asyncio.to_thread(Store.open, directory, read_only=True), None, None
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            store = await asyncio.to_thread(Store.open, directory, secrets=secrets)
+        except CacheLocked as exc:
+            locked = exc
+        except CacheUnavailable as exc:
+            # Nothing can be written there (read-only media, not ours, a file in the way):
+            # what is there is still read, and nothing is kept (the message says why).
+            store = await asyncio.to_thread(Store.open, directory, read_only=True, secrets=secrets)
+            return store, None, str(exc)
+        else:
+            return store, None, None
+        holder = await connect_to_holder(directory, secrets)
+        if holder is not None:
+            store = await asyncio.to_thread(Store.open, directory, read_only=True, secrets=secrets)
+            return store, holder, None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            store = await asyncio.to_thread(Store.open, directory, read_only=True, secrets=secrets)
+            return store, None, _not_taking_writes(directory, locked.holder)
+        if on_wait is not None:
+            on_wait(left, locked.holder)
+        await asyncio.sleep(min(1.0, left))
 
 
 class ServiceContext:
@@ -68,24 +126,42 @@ class ServiceContext:
         sandbox_root: str | None = None,
         follow_policy: FollowPolicy | None = None,
         portfolio_settings: Portfolio | None = None,
+        holder: HolderClient | None = None,
+        secrets: list[str] | None = None,
     ) -> None:
         self.mode = mode
         self.api = api
-        self.store = store
         self._owns_store = owns_store
+        self._secrets = list(secrets or [])
+        self.cache_host: CacheHost | None = None
+        """Serves the writes of other processes while this one holds the cache."""
+        self._taken_listeners: list[Callable[[str], None]] = []
+        self.cache = Cache(store, holder=holder)
+        self.cache.reattach = self._reattach
+        self.damage = DamageReport.of(store)
+        """Damaged files of the cache not yet acknowledged, and those this open found."""
         self._sandbox_app = sandbox_app
         self._sandbox_root = sandbox_root
+        if holder is not None and cache_message is None:
+            cache_message = _(
+                "The cache is held by another lawsuit-tui process (pid {pid}); what this one "
+                "fetches is kept through it."
+            ).format(pid=holder.pid)
         self.status = StatusHub(
             ContextStatus(
                 rate_remaining=api.rate_remaining,
                 rate_limit=api.rate_limit,
-                cache_writable=not store.read_only,
+                cache_writable=self.cache.writable,
                 cache_message=cache_message,
+                cache_held_by=holder.pid if holder is not None else None,
+                damage=self.damage.status_text(),
             )
         )
         self._unsubscribe = api.on_rate_change(self._rate_changed)
         self._unsubscribe_calls = api.on_call(self._call_made)
-        self.cache = Cache(store)
+        self._unsubscribe_waits = api.on_rate_wait(self._rate_wait_changed)
+        self.paid_call_log = PaidCallLog(store.path, secrets=self._secrets, now=now)
+        self._unsubscribe_created = api.on_created(self.paid_call_log.created)
         deps = Deps(
             api=api,
             cache=self.cache,
@@ -107,6 +183,12 @@ class ServiceContext:
         self.transfer_files = TransferFileService(deps)
         self.datalake = DatalakeService(deps)
         self.portfolio = PortfolioService(deps, self.trackings, portfolio_settings or Portfolio())
+        self.paid_calls = PaidCallService(deps, self.paid_call_log)
+
+    @property
+    def store(self) -> Store:
+        """The store this process reads (read-only when another process holds the cache)."""
+        return self.cache.store
 
     # --- opening and closing ----------------------------------------------------------------
 
@@ -125,6 +207,9 @@ class ServiceContext:
         limiter: RateLimiter | None = None,
         follow_policy: FollowPolicy | None = None,
         sandbox_id_salt: str | None = None,
+        cache_wait: float = 0.0,
+        on_cache_wait: CacheWait | None = None,
+        serve_writes: bool = True,
     ) -> ServiceContext:
         """Open the client and the cache for ``settings``.
 
@@ -132,8 +217,13 @@ class ServiceContext:
         here (in a worker thread) with ``settings.sandbox``, its ids salted for this run
         (``sandbox_id_salt``, random when None) so that they never repeat those of an
         earlier run. In sandbox mode the cache is ``cache_path(settings)``: the "sandbox"
-        directory inside ``settings.cache_dir``, apart from live data. A cache held by
-        another process is opened read-only, and ``status.cache_message`` says so.
+        directory inside ``settings.cache_dir``, apart from live data.
+
+        A cache held by another process is opened read-only and its writes are handed to
+        that process (``shared_cache.py``); when the holder takes none, it is waited for up
+        to ``cache_wait`` seconds (``on_cache_wait`` is told the seconds left), then
+        ``status.cache_message`` says why nothing will be kept. While this process holds the
+        cache it takes in the writes of the others (``serve_writes``).
         """
         mode = settings.mode
         sandbox_app: Any = None
@@ -171,19 +261,17 @@ class ServiceContext:
         api = ApiClient(config, transport=transport, clock=clock, sleep=do_sleep, limiter=limiter)
         cache_message: str | None = None
         owns_store = store is None
+        holder: HolderClient | None = None
+        secrets = [s for s in (config.api_key, config.bearer_token) if s and mode == "live"]
         if store is None:
-            secrets = [s for s in (config.api_key, config.bearer_token) if s and mode == "live"]
-            directory = cache_path(settings)
-            try:
-                store = await asyncio.to_thread(
-                    Store.open, directory, read_only=read_only, secrets=secrets
-                )
-            except CacheLocked as exc:
-                store = await asyncio.to_thread(
-                    Store.open, directory, read_only=True, secrets=secrets
-                )
-                cache_message = str(exc)
-        return cls(
+            store, holder, cache_message = await _open_cache(
+                cache_path(settings),
+                read_only=read_only,
+                secrets=secrets,
+                wait=cache_wait,
+                on_wait=on_cache_wait,
+            )
+        context = cls(
             mode=mode,
             api=api,
             store=store,
@@ -196,7 +284,61 @@ class ServiceContext:
             sandbox_root=sandbox_root,
             follow_policy=follow_policy,
             portfolio_settings=settings.portfolio,
+            holder=holder,
+            secrets=secrets,
         )
+        if owns_store and serve_writes and not store.read_only:
+            await context.serve_writes()
+        return context
+
+    async def serve_writes(self) -> None:
+        """Take in the writes of other processes while this one holds the cache."""
+        if self.cache_host is not None or self.store.read_only:
+            return
+        await self._host(self.store)
+
+    async def _host(self, store: Store) -> None:
+        host = CacheHost(store)
+        if await host.start():
+            host.subscribe(self._write_taken)
+            self.cache_host = host
+
+    def _write_taken(self, op: str) -> None:
+        for listener in list(self._taken_listeners):
+            listener(op)
+
+    def on_writes_taken(self, listener: Callable[[str], None]) -> Callable[[], None]:
+        """``listener(op)`` after a write of another process is kept here (the app reads its
+        cache again), also once this process has taken the cache over from a holder that
+        left; returns an unsubscribe function."""
+        self._taken_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._taken_listeners:
+                self._taken_listeners.remove(listener)
+
+        return unsubscribe
+
+    async def _reattach(self) -> Store | HolderClient | None:
+        """The holder has gone: take the cache now (and serve the others), or hand the
+        writes to whoever holds it now; None when neither is possible."""
+        directory = self.store.path
+        try:
+            store = await asyncio.to_thread(Store.open, directory, secrets=self._secrets)
+        except CacheLocked:
+            holder = await connect_to_holder(directory, self._secrets)
+            self.status.update(
+                cache_writable=holder is not None,
+                cache_held_by=holder.pid if holder is not None else None,
+            )
+            return holder
+        except (CacheError, OSError):
+            self.status.update(cache_writable=False, cache_held_by=None)
+            return None
+        self._owns_store = True
+        await self._host(store)
+        self.status.update(cache_writable=True, cache_message=None, cache_held_by=None)
+        return store
 
     def portfolio_importer(self, *, chunk_size: int | None = None) -> PortfolioImporter:
         """An importer of portfolio files with the tiers in force (PortfolioConfigError when
@@ -210,8 +352,14 @@ class ServiceContext:
     async def aclose(self) -> None:
         self._unsubscribe()
         self._unsubscribe_calls()
+        self._unsubscribe_waits()
+        self._unsubscribe_created()
         await self.api.aclose()
         await self.search.aclose()
+        if self.cache_host is not None:
+            await self.cache_host.aclose()
+            self.cache_host = None
+        await self.cache.aclose()
         if self._owns_store:
             await asyncio.to_thread(self.store.close)
 
@@ -229,6 +377,13 @@ class ServiceContext:
             rate_limit=limit,
             waiting_for_rate_limit=self.api.limiter.waiting > 0,
         )
+
+    def _rate_wait_changed(self, wait: RateWait | None) -> None:
+        # A wait of milliseconds between two calls is not news; seconds are shown, counting.
+        if wait is None or wait.seconds < 1:
+            self.status.update(rate_wait_until=None, rate_wait_reason="")
+        else:
+            self.status.update(rate_wait_until=wait.until, rate_wait_reason=wait.reason)
 
     def _call_made(self, _route: str, _status: int | None) -> None:
         self.status.update(waiting_for_rate_limit=self.api.limiter.waiting > 0)

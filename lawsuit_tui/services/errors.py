@@ -23,7 +23,7 @@ from lawsuit_tui.api.errors import (
     Unprocessable,
 )
 from lawsuit_tui.domain.identifiers import InvalidSearchKey
-from lawsuit_tui.store import CacheError, CacheLocked, CacheReadOnly
+from lawsuit_tui.store import CacheError, CacheLocked, CacheReadOnly, CacheUnavailable, os_problem
 
 __all__ = [
     "ApiError",
@@ -31,6 +31,7 @@ __all__ = [
     "CacheError",
     "CacheLocked",
     "CacheReadOnly",
+    "CacheUnavailable",
     "Conflict",
     "CourtUnavailable",
     "Forbidden",
@@ -45,4 +46,5 @@ __all__ = [
     "TransportFailure",
     "Unauthorized",
     "Unprocessable",
+    "os_problem",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 __all__ = ["ContextStatus", "StatusHub"]
 
@@ -11,8 +12,11 @@ __all__ = ["ContextStatus", "StatusHub"]
 @dataclass(frozen=True)
 class ContextStatus:
     """``rate_remaining``/``rate_limit``: calls left in the shared window; ``following``:
-    requests being followed now; ``cache_writable`` false when another process holds the
-    cache (``cache_message`` says so)."""
+    requests being followed now; ``cache_writable`` false when nothing will be kept (the
+    cache read-only, ``cache_message`` says why); ``cache_held_by`` the pid of the process
+    that holds the cache and keeps this one's writes; ``damage`` a short text while damaged
+    cache files wait to be acknowledged; ``rate_wait_until`` when the wait for the rate
+    limit under way ends (None: none), ``rate_wait_reason`` "window" or "retry_after"."""
 
     rate_remaining: int
     rate_limit: int
@@ -20,6 +24,10 @@ class ContextStatus:
     cache_writable: bool = True
     cache_message: str | None = None
     waiting_for_rate_limit: bool = False
+    cache_held_by: int | None = None
+    damage: str = ""
+    rate_wait_until: datetime | None = None
+    rate_wait_reason: str = ""
 
 
 @dataclass

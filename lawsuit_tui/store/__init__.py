@@ -10,7 +10,10 @@ Three parts, imports pointing downwards only:
   locks between threads), ``records.py`` (a record, a table's declaration, its index),
   ``changes.py`` (what a commit changed, for derived indexes), ``memory.py``, ``shards.py``,
   ``cold.py``, ``journal.py``, ``schema.py``, ``lock.py``, ``fileio.py``, ``storage.py``,
-  ``codec.py``, ``keysets.py``, ``sanitize.py``, ``maintenance.py``, ``errors.py``.
+  ``codec.py``, ``keysets.py``, ``sanitize.py``, ``maintenance.py``, ``damage.py`` (files set
+  aside, salvage, acknowledgement), ``errors.py``.
+- ``paid_calls.py``: the record of paid calls, a file of its own beside the tables (written
+  when the tables cannot be).
 
 The store imports only the standard library, tinydb, orjson, ``lawsuit_tui.domain`` and
 ``lawsuit_tui.i18n`` (its messages are shown to the user).
@@ -25,36 +28,36 @@ Add a table
    its key gets a :class:`~lawsuit_tui.store.records.TableIndex` (see ``tables/requests.py``);
    a batch that spans tables takes the other table in its constructor and uses its
    ``op``/``ops`` (see ``tables/responses.py``).
-2. One line in :meth:`Store.__init__`: ``self.paid_calls = PaidCalls(engine)``. Callers
-   reach it as ``store.paid_calls.record(...)``.
+2. One line in :meth:`Store.__init__`: ``self.exports = Exports(engine)``. Callers
+   reach it as ``store.exports.record(...)``.
 3. Tests in ``tests/store/test_store_<table>.py``, through :class:`Store`.
 
 A new table needs no schema version: the first writable open records its shard count in
 ``schema.json`` (fixed from then on; a later change needs a migration, see schema.py), and
 an older release keeps a table it does not know as it is. For example, an append-only
-record of paid calls::
+log of the exports made::
 
-    SPEC = TableSpec("paid_calls", shards=4)  # not prunable: the record of paid calls stays
+    SPEC = TableSpec("exports", shards=1)  # not prunable: the log of exports stays
 
 
-    class PaidCalls:
+    class Exports:
         def __init__(self, engine: Engine) -> None:
             engine.add_table(SPEC)
             self._engine = engine
 
-        def record(self, call: dict[str, Any]) -> str:
+        def record(self, export: dict[str, Any]) -> str:
             engine = self._engine
             with engine.writing():
                 now = engine.now()
                 key = f"{now:017.6f}-{uuid.uuid4().hex[:8]}"  # orders by time
-                doc = record_doc(key, engine.sanitizer.clean(call), {"at": now})
-                engine.commit([("paid_calls", key, doc)])
+                doc = record_doc(key, engine.sanitizer.clean(export), {"at": now})
+                engine.commit([("exports", key, doc)])
             return key
 
         def newest_first(self, limit: int = 50) -> list[dict[str, Any]]:
             engine = self._engine
             with engine.lock:
-                docs = sorted(engine.docs("paid_calls"), key=lambda d: d["k"], reverse=True)
+                docs = sorted(engine.docs("exports"), key=lambda d: d["k"], reverse=True)
             return [body(d) for d in docs[:limit]]
 
 A derived index (full-text search beside the cache) follows the tables with
@@ -65,7 +68,13 @@ its :class:`~lawsuit_tui.store.changes.Change` list.
 from __future__ import annotations
 
 from lawsuit_tui.store.changes import Change
-from lawsuit_tui.store.errors import CacheError, CacheLocked, CacheReadOnly
+from lawsuit_tui.store.errors import (
+    CacheError,
+    CacheLocked,
+    CacheReadOnly,
+    CacheUnavailable,
+    os_problem,
+)
 from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
 from lawsuit_tui.store.tables.datalake import KeptAnswer
@@ -75,6 +84,7 @@ __all__ = [
     "CacheError",
     "CacheLocked",
     "CacheReadOnly",
+    "CacheUnavailable",
     "Change",
     "KeptAnswer",
     "LawsuitChange",
@@ -82,5 +92,6 @@ __all__ = [
     "LawsuitState",
     "Sanitizer",
     "Store",
+    "os_problem",
     "sanitize",
 ]

@@ -31,17 +31,17 @@ from __future__ import annotations
 import contextlib
 import gc
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.store import journal as jr
 from lawsuit_tui.store.changes import ChangeFeed
 from lawsuit_tui.store.cold import ShardFile, raise_open_file_limit
-from lawsuit_tui.store.errors import CacheError, CacheReadOnly
+from lawsuit_tui.store.damage import copy_aside, move_aside, salvage
+from lawsuit_tui.store.errors import CacheError, CacheReadOnly, CacheUnavailable, os_problem
 from lawsuit_tui.store.fileio import ensure_private_dir, fsync_dir, remove_leftover_tmp
 from lawsuit_tui.store.lock import WriterLock, checkpoint_lock
 from lawsuit_tui.store.memory import Memory
@@ -85,6 +85,9 @@ class Engine:
         self.path = Path(directory)
         self.read_only = read_only
         self.problems: list[str] = []
+        # Files this open set aside (paths inside the cache): the run that found damage says
+        # so, and they stay listed (damage.py) until acknowledged.
+        self.found_now: list[str] = []
         self.clock = clock
         # One sanitizer for every table: nothing secret is written (see sanitize.py).
         self.sanitizer = Sanitizer(secrets)
@@ -152,6 +155,9 @@ class Engine:
                 self._open_reader()
             else:
                 self._open_writer()
+        except OSError as exc:
+            self._release()
+            raise CacheUnavailable(os_problem(exc, self.path)) from exc
         except BaseException:
             self._release()
             raise
@@ -244,7 +250,7 @@ class Engine:
         try:
             loaded = self.files.load(table, number, self.specs.get(table))
         except (DamagedFile, OSError) as exc:
-            self._set_aside(self.files.path(table, number), exc)
+            self._salvage_shard(table, number, exc)
             return
         if loaded.malformed:
             self._problem(
@@ -256,22 +262,50 @@ class Engine:
             self.memory.dirty.add((table, number))  # rewritten in our form by the next checkpoint
         self.memory.place(table, number, loaded.records)
 
-    def _set_aside(self, path: Path, error: Exception) -> None:
+    def _salvage_shard(self, table: str, number: int, error: Exception) -> None:
+        """A shard that does not read: keep every record of it that still does (D140), set
+        the file aside (writer), and say so. The writer rewrites the shard from what was
+        kept at its next checkpoint."""
+        path = self.files.path(table, number)
+        spec = self.specs.get(table)
+        try:
+            found = salvage(path.read_bytes(), spec.bodies if spec else ("b",))
+        except OSError:
+            found = {}
+        # Only what belongs in this shard: a stray copy of another shard's record is not ours.
+        records: dict[str, Held] = {
+            key: doc for key, doc in found.items() if self.memory.shard_index(table, key) == number
+        }
+        kept = (
+            ngettext(
+                "{n} record in it could still be read and was kept",
+                "{n} records in it could still be read and were kept",
+                len(records),
+            ).format(n=len(records))
+            if records
+            else _("nothing in it could be read")
+        )
+        self._set_aside(path, error, detail=kept)
+        self.memory.place(table, number, records)
+        if not self.read_only:
+            self.memory.dirty.add((table, number))
+
+    def _set_aside(self, path: Path, error: Exception, *, detail: str = "") -> None:
         """Move an unreadable file out of the way (writer) and say so in ``problems``."""
         what = unreadable(path, error)
+        if detail:
+            what = f"{what}; {detail}"
         if self.read_only:
             self._problem(what)
             return
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        target = path.with_name(f"{path.name}.damaged-{stamp}")
         try:
-            path.replace(target)
-            fsync_dir(path.parent)
+            target = move_aside(path)
         except OSError as exc:
             self._problem(
                 _("{problem}; could not set it aside ({error})").format(problem=what, error=exc)
             )
             return
+        self.found_now.append(str(target.relative_to(self.path)))
         self._problem(_("{problem}; set aside as {name}").format(problem=what, name=target.name))
 
     def _problem(self, text: str) -> None:
@@ -281,7 +315,21 @@ class Engine:
     def _replay(self, segment: Path, offset: int) -> int:
         result = jr.read_segment(segment, offset)
         if result.problem:
-            self._problem(result.problem)
+            problem = result.problem
+            if not self.read_only:
+                # The checkpoint will delete the segment: a copy keeps the damage on record.
+                try:
+                    target = copy_aside(segment)
+                except OSError as exc:
+                    problem = _("{problem}; could not copy it aside ({error})").format(
+                        problem=problem, error=exc
+                    )
+                else:
+                    self.found_now.append(str(target.relative_to(self.path)))
+                    problem = _("{problem}; a copy was set aside as {name}").format(
+                        problem=problem, name=target.name
+                    )
+            self._problem(problem)
         shards = self.memory.shards
         for batch in result.batches:
             for table, key, doc in batch:
@@ -394,11 +442,14 @@ class Engine:
             try:
                 self._journal.append(ops)
             except OSError as exc:
+                failed = self._journal.path
                 # A partial line may be on disk: continue in a fresh segment after it.
                 with contextlib.suppress(OSError):
                     self._journal = self._journal.rotate()
                 raise CacheError(
-                    _("Could not write to the cache: {error}").format(error=exc)
+                    _("Could not write to the cache: {problem}").format(
+                        problem=os_problem(exc, failed)
+                    )
                 ) from exc
             with self.lock:
                 apply = self.memory.apply

@@ -13,8 +13,10 @@ record it loads, writes or deletes. Nothing here knows what a table holds.
 
 from __future__ import annotations
 
+import binascii
+import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +26,14 @@ from lawsuit_tui.store.journal import Operation
 from lawsuit_tui.store.sanitize import Sanitizer
 
 __all__ = [
+    "UNREADABLE",
     "Doc",
     "Held",
+    "OnUnreadable",
     "Operation",
     "TableIndex",
     "TableSpec",
+    "bodies",
     "body",
     "full",
     "id_keyed_ops",
@@ -108,6 +113,27 @@ def body(doc: Held | None) -> Any:
     if doc is None:
         return None
     return unpack(full(doc)["b"])
+
+
+# What reading back a damaged record raises: its text cut or altered in its file (orjson's
+# and zlib's errors, a short read), or not the shape a record has.
+UNREADABLE = (ValueError, TypeError, KeyError, OSError, zlib.error, binascii.Error)
+
+OnUnreadable = Callable[[str], None]
+"""Told ``"<table> <key>: <problem>"`` for each record that cannot be read back."""
+
+
+def bodies(docs: Iterable[Held], table: str, on_unreadable: OnUnreadable | None) -> Iterator[Any]:
+    """The body of each record; without ``on_unreadable`` a damaged one raises, with it the
+    record is named to it and skipped (an export goes on without it, and says which)."""
+    for doc in docs:
+        if on_unreadable is None:
+            yield body(doc)
+            continue
+        try:
+            yield body(doc)
+        except UNREADABLE as exc:
+            on_unreadable(f"{table} {doc['k']}: {exc}")
 
 
 def text_of(value: Any) -> str:

@@ -30,7 +30,9 @@ from typing import Any
 
 from lawsuit_tui.store import maintenance
 from lawsuit_tui.store.changes import Listener
+from lawsuit_tui.store.damage import SetAside, acknowledge, set_aside_files
 from lawsuit_tui.store.engine import DEFAULT_CHECKPOINT_BYTES, Clock, Engine
+from lawsuit_tui.store.records import OnUnreadable
 from lawsuit_tui.store.tables.count_requests import CountRequests
 from lawsuit_tui.store.tables.datalake import DatalakeAnswers
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
@@ -114,6 +116,24 @@ class Store:
         """What could not be read or written (damaged files set aside, failed checkpoints)."""
         return self._engine.problems
 
+    @property
+    def found_damage(self) -> list[str]:
+        """Files this open found damaged and set aside (paths inside the cache)."""
+        return list(self._engine.found_now)
+
+    def damage(self) -> list[SetAside]:
+        """Every file of the cache set aside as damaged, acknowledged or not (damage.py)."""
+        return set_aside_files(self.path)
+
+    def acknowledge_damage(self) -> list[str]:
+        """Acknowledge every damaged file set aside so far (they are no longer reported;
+        the files stay for inspection); returns the names newly acknowledged. Works beside
+        the writer: the acknowledgement is a file of its own."""
+        names = [f.name for f in self.damage() if not f.acknowledged]
+        if names:
+            acknowledge(self.path, names)
+        return names
+
     def refresh(self) -> bool:
         """Read-only stores: pick up what the writer wrote since; True if anything changed."""
         return self._engine.refresh()
@@ -170,10 +190,18 @@ class Store:
         return self.requests.get(request_id)
 
     def list_requests(
-        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+        self,
+        *,
+        status: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        on_unreadable: OnUnreadable | None = None,
     ) -> list[dict[str, Any]]:
-        """Requests newest first (by created_at), optionally of one status, a page of them."""
-        return self.requests.newest_first(status=status, limit=limit, offset=offset)
+        """Requests newest first (by created_at), optionally of one status, a page of them;
+        a damaged record raises, or is skipped and named to ``on_unreadable``."""
+        return self.requests.newest_first(
+            status=status, limit=limit, offset=offset, on_unreadable=on_unreadable
+        )
 
     def count_requests(self, *, status: str | None = None) -> int:
         return self.requests.count(status=status)
@@ -186,9 +214,10 @@ class Store:
         """Store response records (and the lawsuits they carry) in one durable batch."""
         return self.responses.upsert(records, meta=meta)
 
-    def iter_responses(self) -> Iterator[dict[str, Any]]:
-        """Every cached response, oldest first, parsed one at a time."""
-        return self.responses.iterate()
+    def iter_responses(self, on_unreadable: OnUnreadable | None = None) -> Iterator[dict[str, Any]]:
+        """Every cached response, oldest first, parsed one at a time (a damaged record
+        raises, or is skipped and named to ``on_unreadable``)."""
+        return self.responses.iterate(on_unreadable)
 
     def responses_of(
         self,
@@ -197,10 +226,15 @@ class Store:
         limit: int | None = None,
         offset: int = 0,
         oldest_first: bool = False,
+        on_unreadable: OnUnreadable | None = None,
     ) -> list[dict[str, Any]]:
         """Responses of a request, newest first (``oldest_first``: the other way), a page."""
         return self.responses.of_request(
-            request_id, limit=limit, offset=offset, oldest_first=oldest_first
+            request_id,
+            limit=limit,
+            offset=offset,
+            oldest_first=oldest_first,
+            on_unreadable=on_unreadable,
         )
 
     def count_responses_of(self, request_id: str) -> int:
@@ -249,9 +283,10 @@ class Store:
         """Lawsuits whose number, name, parties, lawyers or documents hold every word."""
         return self.lawsuits.search(text, limit)
 
-    def iter_lawsuits(self) -> Iterator[dict[str, Any]]:
-        """Every cached lawsuit (per instance), by CNJ number then instance."""
-        return self.lawsuits.iterate()
+    def iter_lawsuits(self, on_unreadable: OnUnreadable | None = None) -> Iterator[dict[str, Any]]:
+        """Every cached lawsuit (per instance), by CNJ number then instance (a damaged
+        record raises, or is skipped and named to ``on_unreadable``)."""
+        return self.lawsuits.iterate(on_unreadable)
 
     def count_lawsuits(self) -> int:
         return self.lawsuits.count()

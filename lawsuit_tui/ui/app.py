@@ -24,7 +24,7 @@ from textual.notifications import Notify
 from textual.reactive import reactive
 from textual.worker import Worker, WorkerState
 
-from lawsuit_tui.i18n import _, current_language
+from lawsuit_tui.i18n import _, current_language, ngettext
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.keys import class_binding, key_word, words_of_key
@@ -241,7 +241,10 @@ class LawsuitApp(App[int]):
         self._refresh_status()
         context.status.subscribe(self._status_changed)
         self.post_message(ServicesReady(context))
-        if not context.cache.writable:
+        # Writes other processes hand to this one (a cron sync...) show on every screen.
+        context.on_writes_taken(self._writes_taken)
+        self._recover_paid_calls(context)
+        if context.cache.held_elsewhere or not context.cache.writable:
             # A standalone receiver (or another window) holds the cache: show what it stores.
             self._follow_writer(context)
         elif self._start_receiver:
@@ -484,6 +487,10 @@ class LawsuitApp(App[int]):
             read_only=self.read_only,
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
+            cache_held_by=status.current.cache_held_by,
+            damage=status.current.damage,
+            rate_wait_until=status.current.rate_wait_until,
+            rate_wait_reason=status.current.rate_wait_reason,
         )
 
     def _start_movement_watch(self, context: ServiceContext) -> None:
@@ -505,11 +512,35 @@ class LawsuitApp(App[int]):
             return True
         return self.movement_watch.ledger.claim_delivery(summary)
 
+    @work(exclusive=True, group="app.paid_calls", exit_on_error=False)
+    async def _recover_paid_calls(self, context: ServiceContext) -> None:
+        """What an earlier run paid for and could not keep comes into the cache (D136)."""
+        if not context.cache.writable:
+            return
+        # After damage found now, the whole record again (only what is missing costs a call).
+        report = await context.paid_calls.recover(from_start=bool(context.damage.found_now))
+        if report.recovered:
+            self._writer_changed()
+            self.notify(
+                ngettext(
+                    "{n} paid call of an earlier run was brought into the cache.",
+                    "{n} paid calls of an earlier run were brought into the cache.",
+                    len(report.recovered),
+                ).format(n=len(report.recovered)),
+                title=_("Record of paid calls"),
+                timeout=10,
+            )
+        for problem in report.problems:
+            self.notify(problem, title=_("Record of paid calls"), severity="warning", timeout=15)
+
     @work(exclusive=True, group="app.writer", exit_on_error=False)
     async def _follow_writer(self, context: ServiceContext) -> None:
         from lawsuit_tui.services.webhooks import follow_writer
 
         await follow_writer(context.store, self._writer_changed)
+
+    def _writes_taken(self, _op: str) -> None:
+        self.call_later(self._writer_changed)
 
     def _writer_changed(self) -> None:
         post_to_every_screen(self, CacheChanged)

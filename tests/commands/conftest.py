@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from secrets import token_hex
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SPEED", "50")
     original = context.build_sandbox
 
-    def build(settings: Any) -> Any:
+    def build(settings: Any, id_salt: str | None = None) -> Any:
         # One world per test process (the default builds it again for every app).
         from lawsuit_tui.sandbox.app import create_app
         from lawsuit_tui.sandbox.clock import SandboxClock
@@ -27,6 +28,8 @@ def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
             api_keys=(settings.sandbox.api_key,),
             clock=SandboxClock(speed=settings.sandbox.speed),
             world=World.shared(settings.sandbox.seed),
+            # Each run's ids are its own, as in the app (two runs never share a request id).
+            id_salt=id_salt if id_salt is not None else token_hex(8),
         )
 
     monkeypatch.setattr(context, "build_sandbox", build)

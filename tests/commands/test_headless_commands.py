@@ -10,17 +10,11 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.commands.output import ProgressPrinter
 from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.services import context
 from lawsuit_tui.services.results import Progress
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli_run import run_cli as run
 
 
 def test_lookup_plain_and_json(capsys: pytest.CaptureFixture[str], samples: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@ count; everything they fetch ends up in the cache."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -281,14 +282,60 @@ async def test_status_reports_rate_and_following(rig: Rig, ctx: ServiceContext) 
     assert ctx.status.cache_writable
 
 
-async def test_locked_cache_opens_read_only(rig: Rig, ctx: ServiceContext) -> None:
+async def test_a_locked_cache_hands_its_writes_to_the_holder(rig: Rig, ctx: ServiceContext) -> None:
+    other = await ServiceContext.open(rig.settings, transport=rig.transport)
+    try:
+        assert other.store.read_only and other.cache.held_elsewhere
+        assert other.status.cache_writable and other.status.current.cache_held_by == os.getpid()
+        samples = await rig.samples()
+        result = await other.lookup.lookup(other.lookup.parse(samples["lawsuit_cnj"][0]))
+        assert result.lawsuits
+        code = result.lawsuits[0].code
+        assert ctx.cache.get_lawsuit(code) is not None  # kept by the holder
+        assert other.cache.get_lawsuit(code) is not None  # and read back at once
+        assert not other.cache.unkept
+    finally:
+        await other.aclose()
+
+
+async def test_a_cache_held_by_one_that_takes_no_writes_opens_read_only(
+    rig: Rig, ctx: ServiceContext
+) -> None:
+    assert ctx.cache_host is not None
+    await ctx.cache_host.aclose()  # as an older release would: it takes in nothing
     other = await ServiceContext.open(rig.settings, transport=rig.transport)
     try:
         assert not other.status.cache_writable
-        assert other.status.cache_message
+        assert other.status.cache_message and "does not take in" in other.status.cache_message
         samples = await rig.samples()
         result = await other.lookup.lookup(other.lookup.parse(samples["lawsuit_cnj"][0]))
-        assert result.lawsuits  # fetched and shown, just not kept
+        assert result.lawsuits  # fetched and shown, not kept, and counted as such
+        assert "lawsuit" in other.cache.unkept.describe()
+    finally:
+        await other.aclose()
+
+
+async def test_when_the_holder_leaves_the_other_takes_the_cache(
+    rig: Rig, ctx: ServiceContext
+) -> None:
+    other = await ServiceContext.open(rig.settings, transport=rig.transport)
+    try:
+        assert other.cache.held_elsewhere
+        await ctx.aclose()  # the app quits while a command still works
+        rig.ctx = None
+        samples = await rig.samples()
+        result = await other.lookup.lookup(other.lookup.parse(samples["lawsuit_cnj"][0]))
+        assert not other.store.read_only and other.cache_host is not None
+        assert other.cache.get_lawsuit(result.lawsuits[0].code) is not None
+        assert not other.cache.unkept
+        taken: list[str] = []
+        other.on_writes_taken(taken.append)  # as the app does: it now serves the others
+        third = await ServiceContext.open(rig.settings, transport=rig.transport)
+        try:
+            await third.lookup.lookup(third.lookup.parse(samples["lawsuit_cnj"][1]))
+        finally:
+            await third.aclose()
+        assert "upsert_lawsuits" in taken
     finally:
         await other.aclose()
 

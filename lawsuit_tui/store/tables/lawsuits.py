@@ -19,8 +19,10 @@ from lawsuit_tui.store.cold import ColdDoc
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.keysets import KeySets
 from lawsuit_tui.store.records import (
+    UNREADABLE,
     Doc,
     Held,
+    OnUnreadable,
     Operation,
     TableIndex,
     TableSpec,
@@ -297,9 +299,10 @@ class Lawsuits:
             ]
         return _bodies(found, limit)
 
-    def iterate(self) -> Iterator[dict[str, Any]]:
+    def iterate(self, on_unreadable: OnUnreadable | None = None) -> Iterator[dict[str, Any]]:
         """Every lawsuit (per instance), by CNJ number then instance: the definitive version
-        when there is one, else the provisional one. Parsed one record at a time."""
+        when there is one, else the provisional one. Parsed one record at a time; a damaged
+        record raises, or is skipped and named to ``on_unreadable``."""
         engine = self._engine
         with engine.lock:
             order = sorted(
@@ -309,10 +312,20 @@ class Lawsuits:
         for _code, _instance, key in order:
             with engine.lock:
                 held = engine.get("lawsuits", key)
-            doc = None if held is None else full(held)
-            text = None if doc is None else (doc.get("d") or doc.get("p"))
+            if held is None:
+                continue
+            try:
+                doc = full(held)
+                text = doc.get("d") or doc.get("p")
+                if text is not None:
+                    found = dict(unpack(text))
+            except UNREADABLE as exc:
+                if on_unreadable is None:
+                    raise
+                on_unreadable(f"lawsuits {key}: {exc}")
+                continue
             if text is not None:
-                yield dict(unpack(text))
+                yield found
 
     def stamps(self) -> dict[str, float]:
         """Each record's key and when its version was stored (from memory: nothing is read).

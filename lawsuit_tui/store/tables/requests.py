@@ -8,7 +8,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from lawsuit_tui.store.engine import Engine
-from lawsuit_tui.store.records import Held, TableIndex, TableSpec, body, id_keyed_ops, text_of
+from lawsuit_tui.store.records import (
+    Held,
+    OnUnreadable,
+    TableIndex,
+    TableSpec,
+    bodies,
+    body,
+    id_keyed_ops,
+    text_of,
+)
 
 __all__ = ["SPEC", "Requests"]
 
@@ -60,10 +69,16 @@ class Requests:
             return found
 
     def newest_first(
-        self, *, status: str | None = None, limit: int | None = None, offset: int = 0
+        self,
+        *,
+        status: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        on_unreadable: OnUnreadable | None = None,
     ) -> list[dict[str, Any]]:
         """Requests newest first (by created_at), optionally of one status. ``offset`` and
-        ``limit`` pick a page of that list; records outside it are not parsed."""
+        ``limit`` pick a page of that list; records outside it are not parsed. A damaged
+        record raises, or is skipped and named to ``on_unreadable``."""
         engine = self._engine
         docs: list[Held] = []
         skip = max(0, offset)
@@ -78,7 +93,7 @@ class Requests:
                     skip -= 1
                     continue
                 docs.append(doc)
-        return [body(d) for d in docs]
+        return list(bodies(docs, "requests", on_unreadable))
 
     def count(self, *, status: str | None = None) -> int:
         """How many requests (of ``status``) the cache holds, from the index."""

@@ -17,9 +17,11 @@ from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import (
     Doc,
     Held,
+    OnUnreadable,
     Operation,
     TableIndex,
     TableSpec,
+    bodies,
     body,
     full,
     text_of,
@@ -150,8 +152,9 @@ class Responses:
                     changes.append(change)
         return ops, changes
 
-    def iterate(self) -> Iterator[dict[str, Any]]:
-        """Every response, oldest first (by created_at, then response_id).
+    def iterate(self, on_unreadable: OnUnreadable | None = None) -> Iterator[dict[str, Any]]:
+        """Every response, oldest first (by created_at, then response_id); a damaged record
+        raises, or is skipped and named to ``on_unreadable``.
 
         A generator: the order is taken from the index fields up front, and each record is
         parsed only when it is reached, so memory stays at one parsed record at a time.
@@ -164,7 +167,7 @@ class Responses:
             with engine.lock:
                 doc = engine.get("responses", key)
             if doc is not None:
-                yield body(doc)
+                yield from bodies((doc,), "responses", on_unreadable)
 
     def of_request(
         self,
@@ -173,9 +176,11 @@ class Responses:
         limit: int | None = None,
         offset: int = 0,
         oldest_first: bool = False,
+        on_unreadable: OnUnreadable | None = None,
     ) -> list[dict[str, Any]]:
         """Responses of a request, newest first (by created_at; ``oldest_first``: the other
-        way). ``offset``/``limit`` pick a page of that order; only the page is parsed."""
+        way). ``offset``/``limit`` pick a page of that order; only the page is parsed. A
+        damaged record raises, or is skipped and named to ``on_unreadable``."""
         engine = self._engine
         offset = max(0, offset)
         with engine.lock:
@@ -187,7 +192,7 @@ class Responses:
             else:
                 chosen = entries[total - end : total - offset][::-1] if offset < total else []
             docs = [engine.get("responses", k) for _created, k in chosen]
-        return [body(d) for d in docs if d is not None]
+        return list(bodies((d for d in docs if d is not None), "responses", on_unreadable))
 
     def count_of_request(self, request_id: str) -> int:
         """How many responses of ``request_id`` are held (from the index: no parsing)."""

@@ -6,7 +6,9 @@ Both read the app's state from two attributes of the app (:class:`ShowsStatus`):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, cast
 
 from rich.text import Text
@@ -39,6 +41,14 @@ class StatusSnapshot:
     """Deliveries the embedded receiver stored this session."""
     read_only: bool = False
     """The session was opened read-only (D147): nothing kept, paid calls asked first."""
+    cache_held_by: int | None = None
+    """The pid of the process that holds the cache and keeps this app's writes."""
+    damage: str = ""
+    """Damaged cache files waiting to be acknowledged, in a few words ("" when none)."""
+    rate_wait_until: datetime | None = None
+    """When the wait for the rate limit under way ends (None: no wait)."""
+    rate_wait_reason: str = ""
+    """"window" (the calls of the window are spent) or "retry_after" (the service said 429)."""
 
 
 class ShowsStatus(Protocol):
@@ -111,6 +121,13 @@ class StatusLine(Static):
 
     def on_mount(self) -> None:
         self.watch(self.app, "status_snapshot", self._show, init=True)
+        # A wait for the rate limit counts down on screen, a second at a time.
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        snapshot = _shown(self.app).status_snapshot
+        if snapshot.rate_wait_until is not None:
+            self._show(snapshot)
 
     def _show(self, snapshot: StatusSnapshot) -> None:
         self.update(render_status(snapshot, self._room()))
@@ -128,18 +145,30 @@ class StatusLine(Static):
         self._show(app.status_snapshot)
 
 
-def render_status(snapshot: StatusSnapshot, width: int | None = None) -> Text:
+def render_status(
+    snapshot: StatusSnapshot, width: int | None = None, *, now: datetime | None = None
+) -> Text:
     """The status line; when the wide form does not fit ``width``, closer separators, then
-    the usual states left out (no request followed, a writable cache)."""
-    text = _render_status(snapshot, "  ·  ")
+    the usual states left out (no request followed, a writable cache). A wait for the rate
+    limit is counted from ``now`` (the present when None)."""
+    text = _render_status(snapshot, "  ·  ", now=now)
     if width is not None and text.cell_len > width:
-        text = _render_status(snapshot, " · ")
+        text = _render_status(snapshot, " · ", now=now)
     if width is not None and text.cell_len > width:
-        text = _render_status(snapshot, " · ", brief=True)
+        text = _render_status(snapshot, " · ", brief=True, now=now)
     return text
 
 
-def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = False) -> Text:
+def _seconds_left(until: datetime | None, now: datetime | None) -> int:
+    if until is None:
+        return 0
+    current = now or datetime.now(until.tzinfo)
+    return max(0, math.ceil((until - current).total_seconds()))
+
+
+def _render_status(
+    snapshot: StatusSnapshot, separator: str, *, brief: bool = False, now: datetime | None
+) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     sep = (separator, "dim")
     if snapshot.phase == "starting":
@@ -154,7 +183,13 @@ def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = Fa
     else:
         text.append(_("live"), "bold")
     text.append(*sep)
-    if snapshot.rate_remaining is not None and snapshot.rate_limit is not None:
+    waiting = _seconds_left(snapshot.rate_wait_until, now)
+    if waiting:
+        if snapshot.rate_wait_reason == "retry_after":
+            text.append(_("service asked to wait {n} s").format(n=waiting), "bold")
+        else:
+            text.append(_("rate limit: waiting {n} s").format(n=waiting), "bold")
+    elif snapshot.rate_remaining is not None and snapshot.rate_limit is not None:
         text.append(
             _("rate {left}/{limit}").format(
                 left=format_int(snapshot.rate_remaining), limit=format_int(snapshot.rate_limit)
@@ -181,6 +216,14 @@ def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = Fa
         text.append(
             _("read-only") if brief else _("read-only: nothing kept, paid calls asked"), "bold"
         )
+    if snapshot.damage:
+        # Never left out: damage stays on screen until acknowledged (cache verify).
+        text.append(*sep)
+        text.append(snapshot.damage, "bold reverse")
+    if snapshot.cache_writable and snapshot.cache_held_by is not None:
+        if not (brief and snapshot.damage):  # short of room, the damage says more
+            text.append(*sep)
+            text.append(_("cache via pid {pid}").format(pid=snapshot.cache_held_by))
     elif snapshot.cache_writable:
         if not brief:
             text.append(*sep)

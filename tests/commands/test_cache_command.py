@@ -20,6 +20,11 @@ class Settings:
     mode: str = "live"  # the cache is cache_dir itself (sandbox mode: cache_dir/"sandbox")
 
 
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    return tmp_path / "cache"
+
+
 def args(command: str, older_than: int | None = None) -> argparse.Namespace:
     return argparse.Namespace(cache_command=command, older_than=older_than)
 
@@ -54,7 +59,7 @@ def test_verify_ok_then_damaged(cache_dir: Path, capsys: pytest.CaptureFixture[s
     shard.write_bytes(b"\xff\xfe not json")
     assert run(args("verify"), Settings(cache_dir)) == 1
     out = capsys.readouterr().out
-    assert shard.name in out and "1 problem(s) found." in out
+    assert shard.name in out and "1 problem found." in out
 
 
 def test_prune(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
