@@ -129,11 +129,31 @@ def _to_local(value: date | datetime | str) -> date | datetime | None:
     return value
 
 
+def _calendar_date(value: date | datetime | str) -> date | datetime | str:
+    """The date of an instant at exactly midnight UTC; anything else unchanged."""
+    moment: date | datetime | str | None = value
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return value
+    if (
+        isinstance(moment, datetime)
+        and moment.utcoffset() in (None, timedelta(0))
+        and moment.time() == datetime.min.time()
+    ):
+        return moment.date()
+    return value
+
+
 def format_date(value: DateLike) -> str:
-    """``21/11/2026``; "" for None; instants converted to the display zone first."""
+    """``21/11/2026``; "" for None; instants converted to the display zone first, except a
+    calendar date the service writes as midnight UTC (a birth date, a company's opening date,
+    a distribution date: ``1980-05-17T00:00:00.000Z``), which is shown as written: converted, it
+    would read a day early in Brasília."""
     if value is None:
         return ""
-    local = _to_local(value)
+    local = _to_local(_calendar_date(value))
     if local is None:
         return value if isinstance(value, str) else ""
     return f"{local.day:02d}/{local.month:02d}/{local.year:04d}"

@@ -72,3 +72,16 @@ def test_the_timezone_setting_is_an_iana_name(isolated_config: Path) -> None:
         mp.setenv("LAWSUIT_TUI_TIMEZONE", "Brasilia")
         with pytest.raises(ConfigError, match="LAWSUIT_TUI_TIMEZONE: timezone: expected a time"):
             load_settings()
+
+
+def test_a_calendar_date_written_as_midnight_utc_keeps_its_day() -> None:
+    # The service writes a birth date as 1980-05-17T00:00:00.000Z; in Brasília that instant is
+    # the evening of the 16th, and a lawyer reading "16/05/1980" would be misled.
+    set_display_zone(ZoneInfo("America/Sao_Paulo"))
+    try:
+        assert format_date("1980-05-17T00:00:00.000Z") == "17/05/1980"
+        assert format_date(datetime(1980, 5, 17, tzinfo=UTC)) == "17/05/1980"
+        assert format_date("2026-11-22T01:30:00Z") == "21/11/2026"  # an instant still moves
+        assert format_date("2026-11-22T00:00:00-03:00") == "22/11/2026"
+    finally:
+        set_display_zone(None)
