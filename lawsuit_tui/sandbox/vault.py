@@ -140,7 +140,7 @@ class VaultValidationError(ValueError):
 class VaultRefusal(Exception):
     """A refusal with the vault's own code (D67): ``PFX_*`` (422: a file the documented
     schema allows that is no usable certificate, D94), ``CERTIFICATE_FIELDS_NOT_ALLOWED``
-    (400), ``CERTIFICATE_HOLDER_MISMATCH`` and ``CREDENTIAL_TYPE_CONFLICT`` (409,
+    (422, D94), ``CERTIFICATE_HOLDER_MISMATCH`` and ``CREDENTIAL_TYPE_CONFLICT`` (409,
     ``conflict`` names the system and key)."""
 
     def __init__(
@@ -576,8 +576,9 @@ class Vault:
         for index, raw in enumerate(items):
             found = _certificate_field(raw, f"credentials[{index}]")
             if found is not None:
+                # The schema lets an item carry any keys: unusable, not invalid (D94).
                 raise VaultRefusal(
-                    400,
+                    422,
                     "CERTIFICATE_FIELDS_NOT_ALLOWED",
                     f"{found}: certificates are registered at POST /credentials/certificate",
                 )

@@ -329,7 +329,7 @@ def test_certificate_fields_are_refused_on_the_login_route(
     """D67: CERTIFICATE_FIELDS_NOT_ALLOWED, and nothing is registered."""
     with pytest.raises(VaultRefusal) as caught:
         vault.register([cred(EPROC, "acme"), wrapped(PJE_TRT2, "acme", **extra)])
-    assert (caught.value.status, caught.value.code) == (400, "CERTIFICATE_FIELDS_NOT_ALLOWED")
+    assert (caught.value.status, caught.value.code) == (422, "CERTIFICATE_FIELDS_NOT_ALLOWED")
     assert "credentials[1].credential." in caught.value.why
     assert vault.status(EPROC, "acme") == "not exists"
 
