@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import ClassVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -73,35 +72,21 @@ class FindDialog(FormDialog[int | None]):
                     self.app, {"send": "count.find.submit", "cancel": "count.find.cancel"}
                 )
                 yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="fd-cancel", compact=True
+                    _("Cancel ({key})").format(key=keys["cancel"]),
+                    id="fd-cancel",
+                    classes="form-cancel",
+                    compact=True,
                 )
                 yield Button(
                     _("Create and pay ({key})").format(key=keys["send"]),
                     id="fd-submit",
+                    classes="form-submit",
                     variant="warning",
                     compact=True,
                 )
 
     def on_mount(self) -> None:
         self.query_one("#fd-cap", Input).focus()
-
-    @on(Input.Submitted, "#fd-cap")
-    def _cap_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#fd-submit")
-    def _submit_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#fd-cancel")
-    def _cancel_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
     def action_submit(self) -> None:
         box = self.query_one("#box-cap", FieldBox)

@@ -202,13 +202,17 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     self.app, {"send": "trackings.form.submit", "cancel": "trackings.form.cancel"}
                 )
                 yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="tf-cancel", compact=True
+                    _("Cancel ({key})").format(key=keys["cancel"]),
+                    id="tf-cancel",
+                    classes="form-cancel",
+                    compact=True,
                 )
                 yield Button(
                     (_("Save ({key})") if record else _("Register ({key})")).format(
                         key=keys["send"]
                     ),
                     id="tf-submit",
+                    classes="form-submit",
                     compact=True,
                     variant="primary",
                 )
@@ -239,24 +243,6 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
             box.set_hint(None)
             return
         box.set_hint(f"{type_label(key.search_type)} {key.display}")
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#tf-submit")
-    def _submit_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#tf-cancel")
-    def _cancel_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
     def action_submit(self) -> None:
         body = self.build_body()

@@ -277,7 +277,10 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
                     self.app, {"send": "vault.form.submit", "cancel": "vault.form.cancel"}
                 )
                 yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="cf-cancel", compact=True
+                    _("Cancel ({key})").format(key=keys["cancel"]),
+                    id="cf-cancel",
+                    classes="form-cancel",
+                    compact=True,
                 )
                 if self.demo_certificate:
                     yield Button(
@@ -285,7 +288,11 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
                     )
                 submit = _("Update ({key})") if updating else _("Register ({key})")
                 yield Button(
-                    submit.format(key=keys["send"]), id="cf-submit", variant="primary", compact=True
+                    submit.format(key=keys["send"]),
+                    id="cf-submit",
+                    classes="form-submit",
+                    variant="primary",
+                    compact=True,
                 )
 
     def _current_username(self) -> str:
@@ -336,21 +343,6 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
             box.set_error(None)
 
     # --- events -------------------------------------------------------------------------
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#cf-submit")
-    def _submit_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#cf-cancel")
-    def _cancel_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.action_cancel()
 
     @on(Button.Pressed, "#cf-demo")
     def _demo_pressed(self, event: Button.Pressed) -> None:

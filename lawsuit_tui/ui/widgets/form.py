@@ -26,12 +26,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Checkbox, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from lawsuit_tui.i18n import _
 
@@ -183,6 +184,30 @@ class FormDialog(ModalScreen[ResultType]):
 
     def __init__(self) -> None:
         super().__init__(classes="form-dialog")
+
+    def action_submit(self) -> None:
+        """Check the form and send it; each form says how."""
+        raise NotImplementedError
+
+    def action_cancel(self) -> None:
+        self.dismiss()
+
+    # Enter in any field sends, as the Send button does (class ``form-submit``); the Cancel
+    # button (class ``form-cancel``) closes without a result.
+    @on(Input.Submitted)
+    def _field_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, ".form-submit")
+    def _submit_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_submit()
+
+    @on(Button.Pressed, ".form-cancel")
+    def _cancel_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_cancel()
 
 
 def show_problems(
