@@ -45,6 +45,13 @@ _ALL = (
     Route("list_requests", "GET", "requests_url", "/requests", limited=True),
     Route("cancel_request", "DELETE", "requests_url", "/requests/{request_id}", optional=True),
     Route("list_responses", "GET", "requests_url", "/responses", limited=True),
+    Route(
+        "list_tracking_responses",
+        "GET",
+        "requests_url",
+        "/responses/tracking/{origin_id}",
+        limited=True,
+    ),
     Route("get_tracking", "GET", "tracking_url", "/tracking/{tracking_id}", limited=True),
     Route("list_trackings", "GET", "tracking_url", "/tracking", limited=True),
     Route("create_tracking", "POST", "tracking_url", "/tracking", limited=True, creating=True),

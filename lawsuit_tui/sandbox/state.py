@@ -78,6 +78,9 @@ class SandboxState:
         # Responses per owning key, in the order they were made (D22: oldest first).
         self.responses: dict[str, list[StoredResponse]] = {}
         self.trackings: dict[str, TrackingEntry] = {}
+        # Derived from ``responses`` (rebuilt from it, never saved on its own): each key's
+        # responses by origin_id, in the order they were made (D77 reads a tracking's).
+        self.responses_by_origin: dict[tuple[str, str], list[StoredResponse]] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()
@@ -126,6 +129,8 @@ class SandboxState:
     def add_response(self, key: str, response: dict[str, Any]) -> StoredResponse:
         stored = StoredResponse.of(response)
         self.responses.setdefault(key, []).append(stored)
+        if stored.origin_id:
+            self.responses_by_origin.setdefault((key, stored.origin_id), []).append(stored)
         return stored
 
     def mark_retrieved(self, key: str, code: str) -> None:
