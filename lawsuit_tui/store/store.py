@@ -32,6 +32,7 @@ from lawsuit_tui.store import maintenance
 from lawsuit_tui.store.changes import Listener
 from lawsuit_tui.store.engine import DEFAULT_CHECKPOINT_BYTES, Clock, Engine
 from lawsuit_tui.store.tables.count_requests import CountRequests
+from lawsuit_tui.store.tables.inbox import Inbox
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
@@ -61,6 +62,7 @@ class Store:
         self.responses = Responses(engine, self.lawsuits, self.meta)
         self.trackings = Trackings(engine)
         self.webhooks = Webhooks(engine, self.responses)
+        self.inbox = Inbox(engine, self.responses, self.webhooks)
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
 
