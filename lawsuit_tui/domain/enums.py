@@ -38,6 +38,7 @@ __all__ = [
     "SearchType",
     "ServiceIa",
     "Side",
+    "TierName",
     "TrackingStatus",
     "coerce_enum",
     "enum_or_none",
@@ -239,6 +240,14 @@ def enum_or_none(enum_cls: type[E], value: object) -> E | None:
     """The member for a field value, or None when the value is unknown or absent."""
     found = coerce_enum(enum_cls, value)
     return found if isinstance(found, enum_cls) else None
+
+
+class TierName(StrEnum):
+    """The default tiers of a portfolio (domain/tiers.py; the mass-monitoring guide's)."""
+
+    HOT = "hot"
+    WARM = "warm"
+    COLD = "cold"
 
 
 class _OpenEnum:

@@ -26,6 +26,7 @@ __all__ = [
     "SAO_PAULO",
     "format_date",
     "format_datetime",
+    "format_decimal_cell",
     "format_document",
     "format_int",
     "format_money",
@@ -244,3 +245,16 @@ def parse_money_br(text: str) -> Decimal:
     except InvalidOperation:
         raise ValueError(_("{text!r} is not an amount like 1.234,56").format(text=text)) from None
     return -amount if negative else amount
+
+
+def format_decimal_cell(value: Number) -> str:
+    """An amount as a Brazilian spreadsheet reads a number in a CSV cell: ``1234,56`` (decimal
+    comma, no thousands separator, no currency sign); "" for None or a bad value."""
+    if value is None:
+        return ""
+    amount = _as_decimal(value)
+    if amount is None or not amount.is_finite():
+        return ""
+    with localcontext(prec=_MONEY_DIGITS + 3):
+        cents = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{cents:f}".replace(".", ",")

@@ -10,13 +10,15 @@ makes a search or a step term match as a lawyer types it (``sentenca`` finds "SE
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any, Final
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from enum import StrEnum
+from typing import Any
 
-from lawsuit_tui.domain.base import as_datetime
+from lawsuit_tui.i18n import _
 
 __all__ = [
     "KIND_ERROR",
@@ -24,17 +26,86 @@ __all__ = [
     "KIND_STEPS",
     "InboxFilter",
     "Movement",
+    "MovementKind",
     "MovementStep",
+    "as_instant",
+    "day_start",
     "fold",
     "matched_terms",
+    "parse_when",
 ]
 
-KIND_STEPS: Final = "steps"
-"""A lawsuit tracking's lawsuit moved: new steps."""
-KIND_LAWSUIT: Final = "lawsuit"
-"""A document tracking found a lawsuit it did not know."""
-KIND_ERROR: Final = "error"
-"""A run could not look (the court was down, a credential failed): an application error."""
+
+class MovementKind(StrEnum):
+    STEPS = "steps"
+    """A lawsuit tracking's lawsuit moved: new steps."""
+    LAWSUIT = "lawsuit"
+    """A document tracking found a lawsuit it did not know."""
+    ERROR = "error"
+    """A run could not look (the court was down, a credential failed): an application error."""
+
+
+KIND_STEPS = MovementKind.STEPS
+KIND_LAWSUIT = MovementKind.LAWSUIT
+KIND_ERROR = MovementKind.ERROR
+
+
+def as_instant(value: object) -> datetime | None:
+    """An ISO 8601 instant (``Z`` or an offset; none: UTC), or None when it is not one."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def day_start(day: date, zone: tzinfo) -> datetime:
+    """Midnight of ``day`` where the user is (``zone``)."""
+    return datetime.combine(day, time(0, 0), tzinfo=zone)
+
+
+_DURATION = re.compile(r"(\d+)\s*(m|min|h|d|w)", re.IGNORECASE)
+_UNITS = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_when(text: str, *, now: datetime, zone: tzinfo) -> datetime:
+    """The instant a person means by ``text`` (D175): ``today``/``hoje`` and
+    ``yesterday``/``ontem`` (midnight where they are), a duration back from now (``24h``,
+    ``7d``, ``30m``, ``2w``), a date (``21/11/2026`` or ``2026-11-21``: its midnight) or an ISO
+    date-time (no offset: their zone). ValueError, with a message for them, otherwise."""
+    value = text.strip()
+    word = fold(value)
+    today = now.astimezone(zone).date()
+    if word in ("today", "hoje"):
+        return day_start(today, zone)
+    if word in ("yesterday", "ontem"):
+        return day_start(today - timedelta(days=1), zone)
+    duration = _DURATION.fullmatch(value)
+    if duration:
+        seconds = int(duration.group(1)) * _UNITS[duration.group(2).lower()]
+        return now - timedelta(seconds=seconds)
+    brazilian = re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", value)
+    try:
+        if brazilian:
+            day, month, year = (int(part) for part in brazilian.groups())
+            return day_start(date(year, month, day), zone)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return day_start(date.fromisoformat(value), zone)
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise ValueError(
+            _(
+                "{text!r} is not a moment: use today, yesterday, 24h, 7d, 21/11/2026 or "
+                "2026-11-21T08:00"
+            ).format(text=text)
+        )
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
 def fold(text: str) -> str:
@@ -78,7 +149,7 @@ class MovementStep:
 
     @property
     def when(self) -> datetime | None:
-        return as_datetime(self.step_date)
+        return as_instant(self.step_date)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +168,8 @@ class Movement:
     county: str
     amount: float | None
     tier: str
-    search: str
+    search_type: str
+    search_key: str
     steps: tuple[MovementStep, ...]
     terms: tuple[str, ...]
     error_code: str
@@ -129,7 +201,8 @@ class Movement:
             county=text("county"),
             amount=float(amount) if isinstance(amount, int | float) else None,
             tier=text("tier"),
-            search=text("search"),
+            search_type=text("search_type"),
+            search_key=text("search_key"),
             steps=tuple(MovementStep.of(s) for s in steps if isinstance(s, dict))
             if isinstance(steps, list)
             else (),
@@ -147,7 +220,7 @@ class Movement:
 
     @property
     def when(self) -> datetime | None:
-        return as_datetime(self.received_at)
+        return as_instant(self.received_at)
 
     @property
     def step_ids(self) -> list[str]:

@@ -26,9 +26,11 @@ from lawsuit_tui.domain.enums import (
     ResponseType,
     SearchType,
     Side,
+    TierName,
     TrackingStatus,
     coerce_enum,
 )
+from lawsuit_tui.domain.inbox import MovementKind
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
@@ -36,11 +38,13 @@ __all__ = [
     "COUNT_KIND_WORDS",
     "COUNT_TAG_WORDS",
     "CREDENTIAL_STATUS_WORDS",
+    "MOVEMENT_KIND_WORDS",
     "NATURE_WORDS",
     "REQUEST_STATUS_WORDS",
     "RESPONSE_TYPE_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
+    "TIER_WORDS",
     "TRACKING_STATUS_WORDS",
     "word",
 ]
@@ -118,6 +122,19 @@ AMOUNT_TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     AmountTier.FROM_500K_TO_750K: N_("R$ 500 to 750 thousand"),
     AmountTier.FROM_750K_TO_1_5M: N_("R$ 750 thousand to 1.5 million"),
     AmountTier.ABOVE_1_5M: N_("over R$ 1.5 million"),
+}
+
+TIER_WORDS: Final[Mapping[StrEnum, str]] = {
+    # A tier the user named in the configuration is shown as they named it.
+    TierName.HOT: N_("hot"),
+    TierName.WARM: N_("warm"),
+    TierName.COLD: N_("cold"),
+}
+
+MOVEMENT_KIND_WORDS: Final[Mapping[StrEnum, str]] = {
+    MovementKind.STEPS: N_("new steps"),
+    MovementKind.LAWSUIT: N_("new lawsuit"),
+    MovementKind.ERROR: N_("could not look"),
 }
 
 

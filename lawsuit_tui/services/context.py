@@ -23,6 +23,7 @@ from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.services.cache import Cache
 from lawsuit_tui.services.count import CountService
 from lawsuit_tui.services.deps import Deps, utcnow
+from lawsuit_tui.services.inbox import InboxService
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
 from lawsuit_tui.services.paths import cache_path
@@ -59,6 +60,7 @@ class ServiceContext:
         sandbox_app: Any = None,
         sandbox_root: str | None = None,
         follow_policy: FollowPolicy | None = None,
+        server_now: Callable[[], datetime] | None = None,
     ) -> None:
         self.mode = mode
         self.api = api
@@ -93,6 +95,7 @@ class ServiceContext:
         self.vault = VaultService(deps)
         self.count = CountService(deps)
         self.sync = SyncService(deps)
+        self.inbox = InboxService(deps, self.trackings, server_now=server_now)
 
     # --- opening and closing ----------------------------------------------------------------
 
@@ -169,7 +172,15 @@ class ServiceContext:
                     Store.open, directory, read_only=True, secrets=secrets
                 )
                 cache_message = str(exc)
+        server_now: Callable[[], datetime] | None = None
+        if sandbox_app is not None:
+            # The in-process sandbox runs on its own clock: the inbox's polling windows are
+            # taken in the service's time (D173), which is that clock here.
+            from lawsuit_tui.sandbox.app import sandbox_state
+
+            server_now = sandbox_state(sandbox_app).clock.now
         return cls(
+            server_now=server_now,
             mode=mode,
             api=api,
             store=store,

@@ -45,6 +45,7 @@ from typing import Any, NoReturn, TypeAlias
 import orjson
 
 from lawsuit_tui.domain.enums import EventType
+from lawsuit_tui.services.movements import ingest_tracking_responses, is_tracking_response
 from lawsuit_tui.store import LawsuitChange, Store
 
 __all__ = [
@@ -92,6 +93,8 @@ class DeliverySummary:
     provisional: bool | None = None
     status: str | None = None
     lawsuit_changes: tuple[LawsuitChange, ...] = field(default=(), compare=False)
+    movements: tuple[str, ...] = ()
+    """Ids of the inbox movements this delivery added (a tracking's new movement)."""
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "lawsuit_changes"}
@@ -298,6 +301,13 @@ class WebhookIngestor:
         event = envelope.event_type
         payload = data.get("payload")
         response = self._response_of(envelope, data)
+        if response is not None and is_tracking_response(response):
+            # A tracking's movement (D171): the response, its movement in the inbox and the
+            # delivery's mark, in one batch.
+            new, movements = ingest_tracking_responses(
+                self.store, [response], source="webhook", now=datetime.now(UTC), envelope=data
+            )
+            return self._summary(envelope, data, new=new, movements=movements)
         if response is not None:
             new, changes = self.store.ingest_delivery(data, [response])
             return self._summary(envelope, data, new=new, changes=changes)
@@ -361,6 +371,7 @@ class WebhookIngestor:
         *,
         new: bool,
         changes: Sequence[LawsuitChange] = (),
+        movements: Sequence[str] = (),
     ) -> DeliverySummary:
         payload = data.get("payload") if isinstance(data.get("payload"), dict) else {}
         assert isinstance(payload, dict)
@@ -396,6 +407,7 @@ class WebhookIngestor:
             provisional=provisional,
             status=_str_or_none(payload.get("status")),
             lawsuit_changes=tuple(changes),
+            movements=tuple(movements),
         )
 
 

@@ -14,7 +14,7 @@ clock.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -26,7 +26,13 @@ from textual.worker import Worker, WorkerState
 from lawsuit_tui.i18n import _
 from lawsuit_tui.preferences import Preferences
 from lawsuit_tui.ui.errors import describe_error
-from lawsuit_tui.ui.messages import CacheChanged, ServicesReady, every_screen, post_to_every_screen
+from lawsuit_tui.ui.messages import (
+    CacheChanged,
+    InboxChanged,
+    ServicesReady,
+    every_screen,
+    post_to_every_screen,
+)
 from lawsuit_tui.ui.navigation import DESTINATIONS, HOME, destination
 from lawsuit_tui.ui.shell.following import RequestFollowing
 from lawsuit_tui.ui.shell.opening import (
@@ -148,6 +154,7 @@ class LawsuitApp(App[int]):
         self._theme_before_picker: str | None = None
         self._start_receiver = start_receiver
         self.movement_watch: MovementWatch | None = None
+        self._unfollow_inbox: Callable[[], None] | None = None
         self.receiver_switch = ReceiverSwitch(
             self, on_change=self._refresh_status, is_news=self._is_news
         )
@@ -216,6 +223,7 @@ class LawsuitApp(App[int]):
             self._opening.failed(describe_error(error))
             raise
         self._start_movement_watch(context)
+        self._follow_inbox(context)
         self._opening.opened(context)
         self.sandbox_mode = context.mode == "sandbox"
         self._refresh_status()
@@ -234,6 +242,8 @@ class LawsuitApp(App[int]):
                 ready(message.context)
 
     async def on_unmount(self) -> None:
+        if self._unfollow_inbox is not None:
+            self._unfollow_inbox()
         try:
             await self.receiver_switch.stop()
         except Exception:
@@ -344,11 +354,16 @@ class LawsuitApp(App[int]):
         self.open_vault(system, customer_key or self.settings.default_customer_key)
 
     def open_lawsuit(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
         from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 
-        self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit))
+        self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit, new_steps=new_steps))
 
     def open_request(self, request_id: str) -> None:
         from lawsuit_tui.ui.requests.responses import ResponsesScreen
@@ -399,6 +414,7 @@ class LawsuitApp(App[int]):
             cache_message=status.cache_message or "",
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
+            unread=context.inbox.unread_count(),
         )
 
     def _start_movement_watch(self, context: ServiceContext) -> None:
@@ -406,19 +422,41 @@ class LawsuitApp(App[int]):
         from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 
         watch = MovementWatch()
-        try:
-            # What the cache already shows is not news; a first start has an empty cache.
-            watch.remember(context.trackings.cached_list())
-        except Exception:
-            self.log.warning("the cached trackings could not be read")
         self.movement_watch = watch
         watch.start(self, self.MOVEMENT_POLL_SECONDS)
 
+    def _follow_inbox(self, context: ServiceContext) -> None:
+        """The status line's unread count and the screens follow every change of the inbox,
+        whoever wrote it (the poll, a webhook, a mark): told by the cache after each batch,
+        on the writer's thread, and coalesced so that a burst of batches is one refresh."""
+        loop = asyncio.get_running_loop()
+        pending = False
+
+        def changed(_changes: object) -> None:
+            nonlocal pending
+            if pending:
+                return
+            pending = True
+
+            def refresh() -> None:
+                nonlocal pending
+                pending = False
+                self.inbox_changed()
+
+            loop.call_soon_threadsafe(refresh)
+
+        self._unfollow_inbox = context.store.subscribe(changed, tables={"inbox"})
+
+    def inbox_changed(self) -> None:
+        """The inbox changed: the unread count follows, and every screen is told."""
+        self._refresh_status()
+        post_to_every_screen(self, InboxChanged)
+
     def _is_news(self, summary: DeliverySummary) -> bool:
-        """A delivered tracking movement is news only when the watch has not announced it."""
-        if self.movement_watch is None:
-            return True
-        return self.movement_watch.ledger.claim_delivery(summary)
+        """A tracking's delivery is news when it stored a movement in the inbox (a movement
+        the poll stored first is not stored again, so it is announced once)."""
+        tracking = summary.reference_type == "tracking" or summary.event_type == "tracking_response"
+        return bool(summary.movements) if tracking else True
 
     @work(exclusive=True, group="app.writer", exit_on_error=False)
     async def _follow_writer(self, context: ServiceContext) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from textual.app import App
 
     from lawsuit_tui.config import Settings
@@ -57,9 +59,16 @@ class ScreenHost(Protocol):
         ...
 
     def open_lawsuit(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
-        """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is)."""
+        """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is;
+        ``new_steps``: the step ids an inbox movement brought, marked new, the cursor on the
+        newest of them)."""
         ...
 
     def open_request(self, request_id: str) -> None:
@@ -86,6 +95,11 @@ class ScreenHost(Protocol):
 
     def copy_text(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52) and say so."""
+        ...
+
+    def inbox_changed(self) -> None:
+        """The inbox changed (a mark, a poll): the status line's unread count follows and
+        every screen gets ``InboxChanged``."""
         ...
 
     def binding_key(self, binding_id: str) -> str:

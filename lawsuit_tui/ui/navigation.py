@@ -93,6 +93,13 @@ DESTINATIONS: tuple[Destination, ...] = (
         "lawsuit_tui.ui.count.screen:CountScreen",
         N_("Count lawsuits matching a filter, for prospecting"),
     ),
+    Destination(
+        "inbox",
+        "f7",
+        N_("Inbox"),
+        "lawsuit_tui.ui.inbox.screen:InboxScreen",
+        N_("New movements of every tracking, newest first"),
+    ),
 )
 
 HOME = "lookup"

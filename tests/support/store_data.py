@@ -125,7 +125,8 @@ def make_movement(
         "county": "São Paulo",
         "amount": amount,
         "tier": tier,
-        "search": f"CNJ {code}",
+        "search_type": "lawsuit_cnj",
+        "search_key": code,
         "steps": [
             {
                 "step_id": f"{movement_id}-{n}",

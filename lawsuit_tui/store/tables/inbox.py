@@ -50,10 +50,10 @@ _STEP_TEXT = 120
 
 def search_text(record: dict[str, Any]) -> str:
     """What a search of the inbox looks in, folded: the lawsuit's number (formatted and as
-    digits), name, court and county, the tier, the tracking's search, the new steps' types
+    digits), name, court and county, the tier, the tracking's search key, the new steps' types
     and the start of their texts, and the matched terms."""
     parts: list[str] = []
-    for name in ("code", "name", "court", "county", "tier", "search", "error_code"):
+    for name in ("code", "name", "court", "county", "tier", "search_key", "error_code"):
         value = record.get(name)
         if isinstance(value, str) and value:
             parts.append(value)

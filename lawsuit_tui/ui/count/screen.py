@@ -87,7 +87,8 @@ class CountScreen(FramedScreen):
         Binding("f10", "submit", _("Count"), id="count.submit"),
         Binding("f9", "send_anyway", _("Send as is"), id="count.send_anyway", show=False),
         Binding("ctrl+l", "clear", _("Clear"), id="count.clear"),
-        Binding("f7", "focus_history", _("History"), id="count.history"),
+        # F7 is the inbox's, everywhere.
+        Binding("ctrl+g", "focus_history", _("History"), id="count.history"),
         Binding("escape", "focus_form", _("Form"), id="count.focus_form", show=False),
     ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -102,12 +102,21 @@ class LawsuitTreeScreen(FramedScreen):
     ]
 
     def __init__(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         self.code = code
         self.instance = instance
         self._given = lawsuit
+        self.movement_steps: tuple[str, ...] = tuple(new_steps or ())
+        """The steps an inbox movement brought: marked new, and the cursor put on the newest
+        when the lawsuit first shows."""
+        self._reveal = bool(self.movement_steps)
         """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
@@ -194,7 +203,17 @@ class LawsuitTreeScreen(FramedScreen):
                 )
             )
         banner.set_class(view.provisional and not self.checked_at, "-provisional")
-        self.query_one(LawsuitTree).show(lawsuit, view.new_step_ids, view.new_attachment_ids)
+        tree = self.query_one(LawsuitTree)
+        new_steps = self.movement_steps or view.new_step_ids
+        tree.show(lawsuit, new_steps, view.new_attachment_ids)
+        if self._reveal:
+            self._reveal = False
+            self.run_worker(
+                tree.reveal_steps(self.movement_steps),
+                group="lawsuit.reveal",
+                exclusive=True,
+                exit_on_error=False,
+            )
 
     # --- fresh data ----------------------------------------------------------------------
 

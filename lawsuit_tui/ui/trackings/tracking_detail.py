@@ -1,11 +1,13 @@
 """One tracking: every field of its record and its movements, newest first.
 
-Enter on a movement opens the lawsuit tree (``app.open_lawsuit``), where the steps new since
-the previous stored version are marked; the table says how many steps each movement brought.
+The movements are the inbox's, filtered to this tracking (``context.inbox``, one place for
+them): Enter opens the lawsuit tree at the steps the movement brought (and marks it read, as
+the inbox does); ``i`` goes to the inbox filtered to this tracking.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
@@ -19,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int
+from lawsuit_tui.domain.inbox import InboxFilter, Movement
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.errors import is_not_available
@@ -26,8 +29,6 @@ from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.operations import ask_to_delete, run_operation
 from lawsuit_tui.ui.trackings.tracking_text import (
     STATUS_VARIABLES,
-    Movement,
-    movements,
     recurrence_text,
     search_label,
 )
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
 
 __all__ = ["TrackingDetailScreen"]
+
+MOVEMENTS_SHOWN = 200
+"""The newest movements listed here; the inbox (``i``) has them all."""
 
 
 def _yes_no(value: bool | None) -> str:
@@ -51,8 +55,8 @@ class TrackingDetailScreen(FramedScreen):
     TITLE_TEXT = N_("Tracking")
     HELP_TEXT = N_(
         "Every field of the tracking and the movements it produced, newest first. Enter on a "
-        "movement opens the lawsuit, with the new steps marked. Pause, resume, edit or delete "
-        "the tracking from here too."
+        "movement opens the lawsuit at its new steps; i shows them in the inbox. Pause, "
+        "resume, edit or delete the tracking from here too."
     )
     CSS_PATH = "trackings.tcss"
 
@@ -61,6 +65,7 @@ class TrackingDetailScreen(FramedScreen):
         Binding(
             "enter", "open_movement", _("Open lawsuit"), id="trackings.detail.open", show=False
         ),
+        Binding("i", "inbox", _("Inbox"), id="trackings.detail.inbox", show=False),
         Binding("p", "pause", _("Pause"), id="trackings.detail.pause"),
         Binding("r", "resume", _("Resume"), id="trackings.detail.resume"),
         Binding("e", "edit", _("Edit"), id="trackings.detail.edit"),
@@ -115,6 +120,12 @@ class TrackingDetailScreen(FramedScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         search = search_label(self.record)
+        yield PaletteCommand(
+            _("Movements in the inbox"),
+            search,
+            self.action_inbox,
+            binding_id="trackings.detail.inbox",
+        )
         yield PaletteCommand(
             _("Pause tracking"), search, self.action_pause, binding_id="trackings.detail.pause"
         )
@@ -195,32 +206,30 @@ class TrackingDetailScreen(FramedScreen):
         table.clear()
         new_style = theme_style(self.app, "text-accent", bold=True)
         for movement in self.movements:
-            response = movement.response
-            lawsuit = movement.lawsuit
-            error = response.application_error
-            kind = str(response.response_type or "")
-            if error is not None:
-                kind = f"{kind}: {error.code}"
             new = (
-                Text(_("{n} new").format(n=format_int(movement.new_steps)), style=new_style)
-                if movement.new_steps
+                Text(_("{n} new").format(n=format_int(len(movement.steps))), style=new_style)
+                if movement.steps
                 else Text("")
             )
+            what = movement.error_code or ", ".join(movement.step_types)
             table.add_row(
-                format_datetime(response.created_at),
-                Text(lawsuit.code if lawsuit else ""),
-                Text(str(lawsuit.instance or "") if lawsuit else ""),
+                format_datetime(movement.received_at),
+                Text(movement.code),
+                Text(str(movement.instance or "")),
                 new,
-                Text(kind),
-                key=movement.key,
+                Text(what, style="bold" if movement.unread else ""),
+                key=movement.movement_id,
             )
         count = len(self.movements)
+        key = self.host.binding_key("trackings.detail.inbox")
         title.update(
             _("Movements: loading…")
             if loading
             else ngettext(
-                "Movements: {n}, newest first", "Movements: {n}, newest first", count
-            ).format(n=format_int(count))
+                "Movements: {n}, newest first · {key} inbox",
+                "Movements: {n}, newest first · {key} inbox",
+                count,
+            ).format(n=format_int(count), key=key)
         )
         empty.update(
             _("Loading movements…")
@@ -241,8 +250,10 @@ class TrackingDetailScreen(FramedScreen):
             record = self.record  # a service without GET /tracking/{id}: keep the list's copy
         else:
             self.set_record(record)
-        responses = await context.trackings.responses(record.tracking_id)
-        self.movements = movements(record, responses)
+        await context.inbox.poll()  # what the runs found since the app's last look
+        chosen = InboxFilter(tracking_id=record.tracking_id)
+        ids = context.inbox.select(chosen)[:MOVEMENTS_SHOWN]
+        self.movements = await asyncio.to_thread(context.inbox.movements, ids)
         self.loaded = True
         self._show_movements()
 
@@ -262,10 +273,20 @@ class TrackingDetailScreen(FramedScreen):
         movement = self.selected_movement()
         if movement is None:
             return
-        if movement.lawsuit is None:
+        if not movement.code:
             self.notify(_("This movement holds no lawsuit to open."), timeout=4)
             return
-        self.host.open_lawsuit(movement.lawsuit.code, movement.lawsuit.instance)
+        self.host.open_lawsuit(movement.code, movement.instance, new_steps=movement.step_ids)
+        if movement.unread:
+            self._mark_read(movement)
+
+    @work(group="trackings.detail.mark", exit_on_error=False)
+    async def _mark_read(self, movement: Movement) -> None:
+        context = await self.services()
+        await context.inbox.mark([movement.movement_id])
+
+    def action_inbox(self) -> None:
+        self.host.goto("inbox", tracking_id=self.record.tracking_id)
 
     # --- operations ---------------------------------------------------------------------
 

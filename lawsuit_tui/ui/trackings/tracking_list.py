@@ -345,7 +345,6 @@ class TrackingsScreen(FramedScreen):
         self.records = list(fresh) + kept_deleted
         self.loaded_from_service = True
         self._apply_filters()
-        self.movement_watch.remember(fresh)
 
     @work(exclusive=True, group="trackings.poll", exit_on_error=False)
     async def poll(self) -> None:
@@ -418,7 +417,6 @@ class TrackingsScreen(FramedScreen):
         def done(record: TrackingRecord | None) -> None:
             if record is not None:
                 self.replace_record(record)
-                self.movement_watch.remember([record])
                 self.notify(
                     _("Tracking registered: {search}").format(search=search_label(record)),
                     timeout=4,

@@ -37,6 +37,8 @@ class StatusSnapshot:
     """Where the embedded webhook receiver listens (``host:port``), "" when it does not."""
     deliveries: int = 0
     """Deliveries the embedded receiver stored this session."""
+    unread: int | None = None
+    """Movements of the inbox not read yet (None: not known yet)."""
 
 
 class ShowsStatus(Protocol):
@@ -160,6 +162,14 @@ def _render_status(snapshot: StatusSnapshot, separator: str, *, brief: bool = Fa
         )
     else:
         text.append(_("rate –"))
+    if snapshot.unread:
+        text.append(*sep)
+        text.append(
+            ngettext("{n} unread", "{n} unread", snapshot.unread).format(
+                n=format_int(snapshot.unread)
+            ),
+            "bold",
+        )
     if not (brief and not snapshot.following):
         text.append(*sep)
         text.append(
