@@ -37,10 +37,13 @@ from lawsuit_tui.i18n import _
 __all__ = [
     "CSV_FORMAT",
     "JSON_FORMAT",
+    "csv_chunks",
     "csv_header",
     "csv_rows",
     "export_file",
+    "json_chunks",
     "neutralise",
+    "read_in_chunks",
     "unique_path",
 ]
 
@@ -104,14 +107,16 @@ def csv_rows(movement: Movement) -> list[list[str]]:
     ]
 
 
-def _movements(
+def read_in_chunks(
     ids: Sequence[str], read: Callable[[Sequence[str]], list[Movement]]
 ) -> Iterator[Movement]:
+    """The movements of ``ids``, read a few hundred at a time."""
     for start in range(0, len(ids), _CHUNK):
         yield from read(ids[start : start + _CHUNK])
 
 
-def _csv_bytes(movements: Iterable[Movement]) -> Iterator[bytes]:
+def csv_chunks(movements: Iterable[Movement]) -> Iterator[bytes]:
+    """The CSV file of ``movements``, a piece at a time (BOM first)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     yield "\ufeff".encode()
@@ -126,9 +131,10 @@ def _csv_bytes(movements: Iterable[Movement]) -> Iterator[bytes]:
     yield buffer.getvalue().encode()
 
 
-def _json_bytes(
+def json_chunks(
     movements: Iterable[Movement], count: int, exported_at: datetime
 ) -> Iterator[bytes]:
+    """The JSON file of ``movements`` (``count`` of them), a piece at a time."""
     head = {"exported_at": exported_at.isoformat(), "count": count}
     yield orjson.dumps(head)[:-1] + b',"movements":['
     for number, movement in enumerate(movements):
@@ -175,11 +181,11 @@ def export_file(
     if file_format not in (CSV_FORMAT, JSON_FORMAT):
         raise ValueError(_("Unknown export format {name!r}: csv or json").format(name=file_format))
     folder.mkdir(parents=True, exist_ok=True)
-    movements = _movements(ids, read)
+    movements = read_in_chunks(ids, read)
     chunks = (
-        _csv_bytes(movements)
+        csv_chunks(movements)
         if file_format == CSV_FORMAT
-        else _json_bytes(movements, len(ids), exported_at)
+        else json_chunks(movements, len(ids), exported_at)
     )
     fd, temporary = tempfile.mkstemp(prefix=".inbox-export-", dir=folder)
     try:
