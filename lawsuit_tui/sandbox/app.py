@@ -41,6 +41,7 @@ ROUTE_MODULES = (
     "vault",
     "count",
     "admin",
+    "portfolio",
 )
 
 

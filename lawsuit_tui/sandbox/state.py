@@ -81,6 +81,9 @@ class SandboxState:
         # Derived from ``responses`` (rebuilt from it, never saved on its own): each key's
         # responses by origin_id, in the order they were made (D77 reads a tracking's).
         self.responses_by_origin: dict[tuple[str, str], list[StoredResponse]] = {}
+        # Derived from ``trackings`` (rebuilt from it): the latest tracking_id of each
+        # (key, search_type, normalized search_key), for the 409 of a second one.
+        self.tracking_by_search: dict[tuple[str, str, str], str] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()

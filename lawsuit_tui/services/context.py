@@ -247,6 +247,14 @@ class ServiceContext:
         data = await self._sandbox_call("GET", "samples")
         return data if isinstance(data, dict) else None
 
+    async def track_demo_portfolio(self, size: int = 10_000) -> dict[str, Any] | None:
+        """Sandbox only: track the world's demo portfolio of moving lawsuits, tiered (D177);
+        what was registered (None in live mode)."""
+        if self.mode != "sandbox":
+            return None
+        data = await self._sandbox_call("POST", "portfolio", {"size": size})
+        return data if isinstance(data, dict) else None
+
     async def advance_sandbox_clock(self, seconds: float) -> None:
         """Move the sandbox's clock forward (demo and tests); nothing in live mode."""
         if self.mode != "sandbox":

@@ -49,6 +49,8 @@ seen again once it has its responses; the runs already handled are skipped."""
 AHEAD = timedelta(minutes=5)
 """The window's end is the service's time plus this (a response made while the poll runs)."""
 FINISHED = frozenset({"completed", "cancelled"})
+REFRESH_FROM = 10
+"""More moved trackings than this that the cache does not know: the list is read once instead."""
 
 
 def _iso(moment: datetime) -> str:
@@ -234,6 +236,10 @@ class InboxService:
                 moved[run.origin_id] = created if earliest is None else min(earliest, created)
         new: list[str] = []
         until = latest + AHEAD
+        unknown = [t for t in moved if self.store.get_tracking(t) is None]
+        if len(unknown) > REFRESH_FROM:
+            # Their tiers and terms: one listing (a page per thousand) rather than a call each.
+            await self._trackings.refresh()
         for done, (tracking_id, first_run) in enumerate(sorted(moved.items())):
             if progress is not None:
                 progress(done, len(moved))

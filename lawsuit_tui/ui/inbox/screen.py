@@ -86,6 +86,9 @@ class InboxScreen(FramedScreen):
         Binding("x", "clear_filters", _("Clear filters"), id="inbox.clear", show=False),
         Binding("ctrl+r", "check", _("Check now"), id="inbox.check", show=False),
         Binding("escape", "leave_search", _("List"), id="inbox.list", show=False),
+        # The sandbox only: a portfolio to triage, and its next day.
+        Binding("P", "demo_portfolio", _("Demo portfolio"), id="inbox.demo", show=False),
+        Binding("N", "next_day", _("Next day"), id="inbox.next_day", show=False),
     ]
 
     def __init__(self) -> None:
@@ -320,9 +323,15 @@ class InboxScreen(FramedScreen):
         self.app.push_screen(InboxFilterDialog(self.query_filter, self.period, facets), chosen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("demo_portfolio", "next_day") and not self._in_sandbox():
+            return False
         typing = isinstance(self.focused, Input)
         keys = ("filters", "toggle_unread", "mark_read", "mark_unread", "select_all", "export")
-        return not (typing and action in (*keys, "clear_filters"))
+        return not (typing and action in (*keys, "clear_filters", "demo_portfolio", "next_day"))
+
+    def _in_sandbox(self) -> bool:
+        context = self.host.services
+        return context is not None and context.mode == "sandbox"
 
     # --- marks ---------------------------------------------------------------------------
 
@@ -443,7 +452,59 @@ class InboxScreen(FramedScreen):
         )
         self.load(self.movement_list.current_id)
 
+    # --- the sandbox's demo -------------------------------------------------------------
+
+    def action_demo_portfolio(self) -> None:
+        self._demo_portfolio()
+
+    @work(exclusive=True, group="inbox.demo", exit_on_error=False)
+    async def _demo_portfolio(self) -> None:
+        context = await self.services()
+        self.notify(_("Tracking the sandbox's demo portfolio (10,000 lawsuits)…"), timeout=4)
+        report = await context.track_demo_portfolio()
+        created = int((report or {}).get("created") or 0)
+        key = self.host.binding_key("inbox.next_day")
+        self.notify(
+            ngettext(
+                "{n} tracking registered: hot, warm and cold. {key} moves the sandbox a day on.",
+                "{n} trackings registered: hot, warm and cold. {key} moves the sandbox a day on.",
+                created,
+            ).format(n=format_int(created), key=key),
+            timeout=10,
+        )
+
+    def action_next_day(self) -> None:
+        self._next_day()
+
+    @work(exclusive=True, group="inbox.demo", exit_on_error=False)
+    async def _next_day(self) -> None:
+        context = await self.services()
+        self.notify(_("The sandbox moves a day on…"), timeout=3)
+        await context.advance_sandbox_clock(86_400)
+        await context.advance_sandbox_clock(10)  # the runs that fell due finish
+        outcome = await context.inbox.poll()
+        self.notify(
+            ngettext("{n} new movement.", "{n} new movements.", len(outcome.new)).format(
+                n=format_int(len(outcome.new))
+            ),
+            timeout=6,
+        )
+        self.load(self.movement_list.current_id)
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
+        if self._in_sandbox():
+            yield PaletteCommand(
+                _("Sandbox: track the demo portfolio"),
+                _("10,000 lawsuits that move, in three tiers"),
+                self.action_demo_portfolio,
+                "inbox.demo",
+            )
+            yield PaletteCommand(
+                _("Sandbox: next day"),
+                _("Move the sandbox's clock a day on and check"),
+                self.action_next_day,
+                "inbox.next_day",
+            )
         yield PaletteCommand(
             _("Search the inbox"), _("Every word, anywhere"), self.action_search, "inbox.search"
         )

@@ -198,3 +198,20 @@ async def test_one_trackings_movements() -> None:
         assert "CNJ 0000038-00.2024.8.26.0100" in str(screen.query_one("#inbox-summary").render())
         await pilot.press("x")
         await wait_for(lambda: len(screen.movement_list.ids) == 40, pilot.pause)
+
+
+async def test_the_sandbox_demo_a_portfolio_and_the_next_morning() -> None:
+    """P tracks the sandbox's 10,000-lawsuit portfolio, N moves a day on: a morning's inbox."""
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        screen = await inbox_with(pilot, [])
+        context = await pilot.app.context()
+        await pilot.press("P")
+        await wait_for(lambda: len(sandbox.sandbox.state.sandbox.trackings) == 10_000, pilot.pause)
+        await settle(pilot)
+        await pilot.press("N")
+        await wait_for(lambda: len(screen.movement_list.ids) >= 20, pilot.pause, limit=60)
+        await settle(pilot)  # the poll's last batches, and the reload after it
+        tiers = {m.tier for m in context.inbox.movements(screen.movement_list.ids[:40])}
+        assert "hot" in tiers
+        assert pilot.app.status_snapshot.unread == len(screen.movement_list.ids)
