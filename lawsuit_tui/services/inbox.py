@@ -139,6 +139,16 @@ class InboxService:
         """Changes whenever a movement is added or marked (a screen reloads when it does)."""
         return self.store.inbox.version
 
+    def warm(self) -> None:
+        """Read what the filters need now (blocks about 0.2 s for 100,000 movements: call it
+        in a thread), so that the inbox opens at once later."""
+        self.store.inbox.select(InboxFilter(tracking_id="\x00"))
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` (on the writing thread) after every change of the inbox made
+        in this process; returns the function that unsubscribes it."""
+        return self.store.inbox.subscribe(listener)
+
     # ------------------------------------------------------------------ marks
 
     async def mark(self, ids: Sequence[str], *, read: bool = True) -> int:

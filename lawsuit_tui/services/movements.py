@@ -2,9 +2,9 @@
 
 A movement is one response a tracking produced (D30), named by its ``response_id`` so that
 whichever way brings it first (a webhook, a poll of ``GET /responses/tracking/{id}``) stores
-it, and the second finds it stored (D171). :func:`make_movements` is the rule; it runs inside
-the cache's batch that stores the response (see ``Store.inbox.ingest``), so the lawsuit it
-diffs against is the one the batch replaces.
+it, and the second finds it stored (D171). :func:`make_movements` is the rule; it runs
+before the response is stored, one writer at a time, so the lawsuit it diffs against is the
+one the response replaces.
 
 The new steps (D172): the steps whose ``step_id`` the cached lawsuit did not hold before this
 response (the change set the cache computed while storing it). When the cache held no earlier
@@ -29,7 +29,7 @@ from lawsuit_tui.domain.inbox import (
     matched_terms,
 )
 from lawsuit_tui.domain.tiers import labels_of, tier_of
-from lawsuit_tui.store import LawsuitChange, Store
+from lawsuit_tui.store import Store
 
 __all__ = [
     "LAWSUIT_SEARCHES",
@@ -141,15 +141,13 @@ def _previous_look(previous: Mapping[str, Any] | None, tracking: Mapping[str, An
 
 def _new_steps(
     lawsuit: Mapping[str, Any],
-    change: LawsuitChange | None,
+    cached: set[str] | None,
     previous: Mapping[str, Any] | None,
     tracking: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     steps = _dicts(lawsuit.get("steps"))
-    if change is not None and not change.first_version and change.new_step_ids:
-        wanted = set(change.new_step_ids)
-        found = [s for s in steps if _text(s.get("step_id")) in wanted]
-    else:
+    found = [s for s in steps if _text(s.get("step_id")) not in cached] if cached else []
+    if not found:  # no version cached, or it already held these steps: D172's second rule
         found = _steps_after(steps, _previous_look(previous, tracking))
     if not found:
         last = lawsuit.get("last_step")
@@ -158,18 +156,24 @@ def _new_steps(
     return [_step(s) for s in _newest_first(found)[:STEPS_LIMIT]]
 
 
+def _cached_steps(store: Store, code: str, instance: int | None) -> set[str] | None:
+    """The step ids of the cached version of the lawsuit (None: none is cached)."""
+    lawsuit = store.get_lawsuit(code, instance)
+    if lawsuit is None:
+        return None
+    return {_text(s.get("step_id")) for s in _dicts(lawsuit.get("steps"))}
+
+
 def make_movements(
     store: Store,
     responses: Sequence[Mapping[str, Any]],
-    changes: Sequence[LawsuitChange],
     *,
     source: str,
     now: datetime,
 ) -> list[dict[str, Any]]:
     """The movements of the tracking responses among ``responses`` (others are skipped),
-    given the lawsuits' changes their storing made (``changes``, by ``source`` = response
-    id). Reads the tracking from the cache (its tier and step terms as they are now)."""
-    by_source = {change.source: change for change in changes}
+    diffed against the lawsuits as the cache holds them before these are stored. Reads the
+    tracking from the cache (its tier and step terms as they are now)."""
     found: list[dict[str, Any]] = []
     for response in responses:
         if not is_tracking_response(response):
@@ -217,7 +221,8 @@ def make_movements(
             movement["received_at"], previous.get("received_at")
         ):
             continue  # D171: an older response, whose steps a later movement already holds
-        steps = _new_steps(data, by_source.get(response_id), previous, tracking)
+        cached = _cached_steps(store, _text(data.get("code")), instance)
+        steps = _new_steps(data, cached, previous, tracking)
         filters = tracking.get("notification_filters")
         terms = filters.get("step_terms") if isinstance(filters, dict) else None
         texts = [f"{s['step_type']} {s['content']}" for s in steps]
@@ -245,13 +250,22 @@ def ingest_tracking_responses(
     now: datetime,
     envelope: dict[str, Any] | None = None,
 ) -> tuple[bool, list[str]]:
-    """Store ``responses`` of trackings with their movements (and a delivery's mark) in one
-    batch; blocks on disk. (False, []) for a delivery already stored, else (True, the ids of
-    the movements new to the inbox)."""
+    """Store ``responses`` of trackings with their movements (and a delivery's mark); blocks
+    on disk. (False, []) for a delivery already stored, else (True, the ids of the movements
+    new to the inbox).
+
+    The movements are made against the cache as it is before the responses are stored, and
+    written first; then the responses, their lawsuits and the delivery's mark in one batch.
+    A kill in between leaves the movements and no mark: the redelivery (or the next poll)
+    stores the responses, and its movements are known already (D171).
+    """
     rows = [dict(r) for r in responses]
-
-    def make(changes: Sequence[Any]) -> list[dict[str, Any]]:
-        return make_movements(store, rows, changes, source=source, now=now)
-
-    stored, new, _changes = store.inbox.ingest(rows, make, envelope=envelope)
-    return stored, new
+    with store.inbox.lock:  # what is new is decided and written by one writer at a time
+        if envelope is not None and store.is_delivered(str(envelope.get("callback_id"))):
+            return False, []
+        new = store.inbox.add(make_movements(store, rows, source=source, now=now))
+        if envelope is not None:
+            stored, _changes = store.ingest_delivery(envelope, rows)
+            return stored, new
+        store.upsert_responses(rows)
+        return True, new

@@ -62,7 +62,7 @@ class Store:
         self.responses = Responses(engine, self.lawsuits, self.meta)
         self.trackings = Trackings(engine)
         self.webhooks = Webhooks(engine, self.responses)
-        self.inbox = Inbox(engine, self.responses, self.webhooks)
+        self.inbox = Inbox(engine)
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
 
@@ -114,7 +114,8 @@ class Store:
 
     def refresh(self) -> bool:
         """Read-only stores: pick up what the writer wrote since; True if anything changed."""
-        return self._engine.refresh()
+        changed = self._engine.refresh()
+        return self.inbox.changed_elsewhere() or changed
 
     def checkpoint(self) -> int:
         """Rewrite the dirty shards and drop the journal they cover; returns shards written."""
@@ -122,6 +123,7 @@ class Store:
 
     def close(self) -> None:
         """Fold the journal into the shards (writer), release the lock. Idempotent."""
+        self.inbox.close()
         self._engine.close()
 
     def __enter__(self) -> Store:
@@ -143,15 +145,18 @@ class Store:
         """Counts per table, provisional lawsuits and sizes on disk."""
         found = maintenance.stats(self._engine)
         found["provisional_lawsuits"] = self.lawsuits.count_provisional()
+        found["counts"]["inbox"] = self.inbox.count()
         return found
 
     def prune(self, older_than_days: int) -> int:
         """Forget what was stored more than ``older_than_days`` ago (requests, responses,
-        lawsuits, deliveries, quarantine, count requests); trackings, vault snapshots,
+        lawsuits, deliveries, quarantine, count requests, the inbox's movements that came
+        before then); trackings, vault snapshots,
         recent searches and sync bookkeeping stay. Returns the number of records removed."""
         if older_than_days < 0:
             raise ValueError("older_than_days must be 0 or more")
-        return self._engine.prune(self._engine.now() - older_than_days * 86400)
+        cutoff = self._engine.now() - older_than_days * 86400
+        return self._engine.prune(cutoff) + self.inbox.prune(cutoff)
 
     def verify(self) -> list[str]:
         """Read every file of the cache; a list of what could not be read (empty: all good)."""

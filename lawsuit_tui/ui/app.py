@@ -225,6 +225,7 @@ class LawsuitApp(App[int]):
         self._start_movement_watch(context)
         self._follow_inbox(context)
         self._opening.opened(context)
+        self._warm_inbox(context)
         self.sandbox_mode = context.mode == "sandbox"
         self._refresh_status()
         context.status.subscribe(self._status_changed)
@@ -427,12 +428,13 @@ class LawsuitApp(App[int]):
 
     def _follow_inbox(self, context: ServiceContext) -> None:
         """The status line's unread count and the screens follow every change of the inbox,
-        whoever wrote it (the poll, a webhook, a mark): told by the cache after each batch,
-        on the writer's thread, and coalesced so that a burst of batches is one refresh."""
+        whoever wrote it (the poll, a webhook, a mark): told by the inbox after each write, on
+        the writer's thread, and coalesced so that a burst of writes is one refresh. (Another
+        process's writes arrive as ``CacheChanged``, through the writer's follower.)"""
         loop = asyncio.get_running_loop()
         pending = False
 
-        def changed(_changes: object) -> None:
+        def changed() -> None:
             nonlocal pending
             if pending:
                 return
@@ -445,7 +447,12 @@ class LawsuitApp(App[int]):
 
             loop.call_soon_threadsafe(refresh)
 
-        self._unfollow_inbox = context.store.subscribe(changed, tables={"inbox"})
+        self._unfollow_inbox = context.inbox.subscribe(changed)
+
+    @work(thread=True, group="app.inbox", exit_on_error=False)
+    def _warm_inbox(self, context: ServiceContext) -> None:
+        """The inbox's columns read in a thread after the services open: F7 opens at once."""
+        context.inbox.warm()
 
     def inbox_changed(self) -> None:
         """The inbox changed: the unread count follows, and every screen is told."""
@@ -465,6 +472,7 @@ class LawsuitApp(App[int]):
         await follow_writer(context.store, self._writer_changed)
 
     def _writer_changed(self) -> None:
+        self._refresh_status()  # the writer's movements and marks: the unread count
         post_to_every_screen(self, CacheChanged)
 
     def action_toggle_receiver(self) -> None:

@@ -1,13 +1,17 @@
-"""The inbox table: movements stored once, read marks, filters from memory, pages, reopen."""
+"""The inbox table (SQLite beside the engine): movements stored once, read marks, filters,
+search, pages, reopen after a kill, read-only, prune."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from lawsuit_tui.domain.inbox import InboxFilter
-from lawsuit_tui.store import Store
-from tests.support.store_data import abandon, make_lawsuit, make_movement, make_response
+from lawsuit_tui.store import CacheReadOnly, Store
+from tests.support.store_data import abandon, make_movement
 
 
 def _some(store: Store) -> None:
@@ -84,7 +88,7 @@ def test_read_marks_change_only_the_index_and_survive_a_kill(store: Store, cache
         assert again.inbox.get("m1")["read_at"] is None  # type: ignore[index]
 
 
-def test_cold_after_a_checkpoint_pages_read_only_their_bodies(
+def test_many_reopened_pages_read_only_their_bodies_and_a_reader_follows(
     store: Store, cache_dir: Path
 ) -> None:
     store.inbox.add(
@@ -97,25 +101,32 @@ def test_cold_after_a_checkpoint_pages_read_only_their_bodies(
         assert keys[:2] == ["m299", "m298"]
         page = again.inbox.records(keys[100:110])
         assert [m["movement_id"] for m in page] == [f"m{n:03d}" for n in range(199, 189, -1)]
-        assert again.inbox.mark(keys[:50], read=True, at="2026-11-21T12:00:00Z") == 50
-        assert again.inbox.select(InboxFilter(unread=True))[0] == "m249"
+        with Store.open(cache_dir, read_only=True) as reader:
+            assert reader.inbox.unread_count() == 300
+            assert again.inbox.mark(keys[:50], read=True, at="2026-11-21T12:00:00Z") == 50
+            assert reader.inbox.unread_count() == 250  # the writer's marks are seen
+            assert reader.inbox.select(InboxFilter(unread=True))[0] == "m249"
         assert again.inbox.records(["m299"])[0]["steps"][0]["step_type"] == "Sentença"
+        assert again.stats()["counts"]["inbox"] == 300
+
+
+def test_the_file_is_private_and_prune_forgets_old_movements(
+    store: Store, cache_dir: Path, clock: Any
+) -> None:
+    store.inbox.add(
+        [make_movement("old", received_at="2026-01-01T00:00:00Z"), make_movement("new")]
+    )
+    assert (cache_dir / "inbox.sqlite3").stat().st_mode & 0o777 == 0o600
+    clock.now = datetime(2026, 11, 22, tzinfo=UTC)
+    assert store.prune(30) >= 1
+    assert store.inbox.select(InboxFilter()) == ["new"]
+    assert store.inbox.select(InboxFilter(text="sentenca")) == ["new"]
+
+
+def test_a_read_only_cache_refuses_marks(cache_dir: Path) -> None:
+    with Store.open(cache_dir) as writer:
+        writer.inbox.add([make_movement("m1")])
     with Store.open(cache_dir, read_only=True) as reader:
-        assert reader.inbox.unread_count() == 250
-
-
-def test_ingest_keeps_responses_movements_and_the_delivery_mark_together(store: Store) -> None:
-    response = make_response("r1", lawsuit=make_lawsuit(steps=["s1", "s2"]))
-    seen: list[list[str]] = []
-
-    def make(changes: list[object]) -> list[dict[str, object]]:
-        seen.append([c.source for c in changes])  # type: ignore[attr-defined]
-        return [make_movement("r1")]
-
-    envelope = {"callback_id": "cb-1", "event_type": "tracking_response", "payload": response}
-    new, movements, changes = store.inbox.ingest([response], make, envelope=envelope)
-    assert new and movements == ["r1"] and len(changes) == 1
-    assert seen == [["r1"]]
-    assert store.is_delivered("cb-1") and store.get_response("r1") is not None
-    assert store.inbox.ingest([response], make, envelope=envelope) == (False, [], [])
-    assert len(seen) == 1  # a redelivery builds nothing
+        assert reader.inbox.select(InboxFilter()) == ["m1"]
+        with pytest.raises(CacheReadOnly):
+            reader.inbox.mark(["m1"], read=True, at="2026-11-21T12:00:00Z")

@@ -59,28 +59,18 @@ class Webhooks:
                 return False, []
             now = engine.now()
             ops, changes = self._responses.ops(responses)
+            meta = {
+                k: envelope.get(k)
+                for k in ("callback_id", "event_type", "reference_type", "reference_id", "user_id")
+            }
+            meta["received_at"] = datetime.fromtimestamp(now, UTC).isoformat()
+            meta = engine.sanitizer.clean(meta)
+            index = {"at": now, "e": meta.get("event_type"), "ref": meta.get("reference_id")}
             if quarantine_reason is not None:
                 ops.append(self._quarantine_op(orjson.dumps(envelope), quarantine_reason, now))
-            ops.append(self.delivery_op(envelope))
+            ops.append(("deliveries", callback_id, record_doc(callback_id, meta, index)))
             engine.commit(ops)
             return True, changes
-
-    def delivery_op(self, envelope: dict[str, Any]) -> Operation:
-        """The mark of a delivery (its callback_id), for a batch built with the writer lock
-        held: the caller checks first that it is not marked yet."""
-        engine = self._engine
-        now = engine.now()
-        callback_id = text_of(envelope.get("callback_id"))
-        if not callback_id:
-            raise ValueError("a webhook delivery needs callback_id")
-        meta = {
-            k: envelope.get(k)
-            for k in ("callback_id", "event_type", "reference_type", "reference_id", "user_id")
-        }
-        meta["received_at"] = datetime.fromtimestamp(now, UTC).isoformat()
-        meta = engine.sanitizer.clean(meta)
-        index = {"at": now, "e": meta.get("event_type"), "ref": meta.get("reference_id")}
-        return ("deliveries", callback_id, record_doc(callback_id, meta, index))
 
     def quarantine(self, raw: bytes, reason: str) -> None:
         """Keep a delivery the receiver could not accept (secrets scrubbed, size capped)."""

@@ -214,4 +214,9 @@ async def test_the_sandbox_demo_a_portfolio_and_the_next_morning() -> None:
         await settle(pilot)  # the poll's last batches, and the reload after it
         tiers = {m.tier for m in context.inbox.movements(screen.movement_list.ids[:40])}
         assert "hot" in tiers
-        assert pilot.app.status_snapshot.unread == len(screen.movement_list.ids)
+
+        def agreed() -> bool:  # the list, the status line and the inbox say the same
+            unread = context.inbox.unread_count()
+            return pilot.app.status_snapshot.unread == len(screen.movement_list.ids) == unread
+
+        await wait_for(agreed, pilot.pause)
