@@ -14,6 +14,7 @@ clock.
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -225,9 +226,9 @@ class LawsuitApp(App[int]):
         self._start_movement_watch(context)
         self._follow_inbox(context)
         self._opening.opened(context)
-        self._warm_inbox(context)
         self.sandbox_mode = context.mode == "sandbox"
-        self._refresh_status()
+        self._refresh_status()  # the unread count first: counted before the warm-up holds it
+        self._warm_inbox(context)
         context.status.subscribe(self._status_changed)
         self.post_message(ServicesReady(context))
         if not context.cache.writable:
@@ -451,8 +452,10 @@ class LawsuitApp(App[int]):
 
     @work(thread=True, group="app.inbox", exit_on_error=False)
     def _warm_inbox(self, context: ServiceContext) -> None:
-        """The inbox's columns read in a thread after the services open: F7 opens at once."""
+        """The inbox's columns read, and its screen's modules imported, in a thread after
+        the services open: F7 opens at once, without an import on the event loop."""
         context.inbox.warm()
+        importlib.import_module(destination("inbox").screen.partition(":")[0])
 
     def inbox_changed(self) -> None:
         """The inbox changed: the unread count follows, and every screen is told."""

@@ -104,6 +104,7 @@ def test_many_reopened_pages_read_only_their_bodies_and_a_reader_follows(
         with Store.open(cache_dir, read_only=True) as reader:
             assert reader.inbox.unread_count() == 300
             assert again.inbox.mark(keys[:50], read=True, at="2026-11-21T12:00:00Z") == 50
+            assert reader.refresh()  # what a read-only process's follower runs
             assert reader.inbox.unread_count() == 250  # the writer's marks are seen
             assert reader.inbox.select(InboxFilter(unread=True))[0] == "m249"
         assert again.inbox.records(["m299"])[0]["steps"][0]["step_type"] == "Sentença"

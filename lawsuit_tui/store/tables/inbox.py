@@ -106,13 +106,17 @@ def _joined(values: Iterable[Any]) -> str:
 
 
 def _words(text: str) -> list[str]:
-    """The search's words as FTS5 prefix queries: folded, letters and digits only (a CNJ
-    number typed with its punctuation is searched by its digits), quoted."""
+    """The search's words as FTS5 queries: folded, letters and digits only (a CNJ number
+    typed with its punctuation is searched by its digits), quoted; from three characters a
+    word is the start of a word (``penh`` finds "penhora"), two are a whole word (``SP``,
+    ``RJ``: the start of half the inbox's words otherwise), one is not searched."""
     found: list[str] = []
     for word in text.split():
         bare = "".join(ch for ch in fold(word) if ch.isalnum())
-        if len(bare) >= _MIN_WORD:
+        if len(bare) > _MIN_WORD:
             found.append(f'"{bare}"*')
+        elif len(bare) == _MIN_WORD:
+            found.append(f'"{bare}"')
     return found
 
 
@@ -191,7 +195,6 @@ class Inbox:
         self._version = 0
         self._listeners: tuple[Callable[[], None], ...] = ()
         self._unread: int | None = None
-        self._unread_version = -1
 
     # ------------------------------------------------------------------ the database
 
@@ -386,29 +389,39 @@ class Inbox:
         return [rows[key] for key in keys if key in rows]
 
     def changed_elsewhere(self) -> bool:
-        """True when another process wrote the inbox since this one last read it."""
+        """True when another process wrote the inbox since this one last looked (a read-only
+        process polls this): what was read from it is read again when next asked."""
         with self._lock:
             if self._db is None and not self.path.exists():
                 return False
             db = self._connection()
-            return int(db.execute("PRAGMA data_version").fetchone()[0]) != self._data_version
-
-    def _current(self) -> _Columns:
-        """The columns, read again when another process wrote since (lock held)."""
-        db = self._connection()
-        data_version = db.execute("PRAGMA data_version").fetchone()[0]
-        if self._columns is None or data_version != self._data_version:
-            self._columns = _Columns.read(db)
+            data_version = int(db.execute("PRAGMA data_version").fetchone()[0])
+            if data_version == self._data_version:
+                return False
             self._data_version = data_version
-        return self._columns
+            self._columns = None
+            self._unread = None
+            self._version += 1
+            return True
+
+    def _ready(self) -> _Columns:
+        """The columns, read if they are not. The read holds the lock (writers wait for
+        it); the event loop's callers (the status line's count, the version) take none."""
+        columns = self._columns
+        if columns is not None:
+            return columns
+        with self._lock:
+            if self._columns is None:
+                self._columns = _Columns.read(self._connection())
+            return self._columns
 
     def select(self, query: InboxFilter) -> list[str]:
         """The ids of the movements ``query`` keeps, newest first."""
-        with self._lock:
-            columns = self._current()
-            words = _words(query.text)
-            matched: set[int] | None = None
-            if words:
+        columns = self._ready()
+        words = _words(query.text)
+        matched: set[int] | None = None
+        if words:
+            with self._lock:
                 db = self._connection()
                 matched = {
                     rowid
@@ -417,52 +430,55 @@ class Inbox:
                         (" AND ".join(words),),
                     )
                 }
-            return _select(columns, query, matched)
+        # The columns only grow (this process's own writes) or have flags changed while the
+        # pass runs: it reads the rows there were when it began.
+        return _select(columns, query, matched)
 
     def facets(self) -> dict[str, Counter[str]]:
         """How many movements have each tier, court, step type and term."""
-        with self._lock:
-            columns = self._current()
-            counts: dict[str, Counter[str]] = {
-                "tier": Counter(columns.tier),
-                "court": Counter(columns.court),
-                "step_type": Counter(),
-                "term": Counter(),
-            }
-            for name, column in (("step_type", columns.types), ("term", columns.terms)):
-                for joined, times in Counter(column).items():
-                    for value in joined.split(SEPARATOR):
-                        if value:
-                            counts[name][value] += times
+        columns = self._ready()
+        counts: dict[str, Counter[str]] = {
+            "tier": Counter(columns.tier),
+            "court": Counter(columns.court),
+            "step_type": Counter(),
+            "term": Counter(),
+        }
+        for name, column in (("step_type", columns.types), ("term", columns.terms)):
+            for joined, times in Counter(column).items():
+                for value in joined.split(SEPARATOR):
+                    if value:
+                        counts[name][value] += times
         for counter in counts.values():
             counter.pop("", None)
         return counts
 
     def unread_count(self) -> int:
-        """How many are unread: counted by the database once (the columns need not be read:
-        the status line asks this at once), then kept in step with this process's writes."""
+        """How many are unread: counted by the database once, then kept in step with this
+        process's writes. The status line asks it on the event loop: once known it is
+        answered without a lock or a query."""
+        known = self._unread
+        if known is not None:
+            return known
         with self._lock:
-            db = self._connection()
-            data_version = db.execute("PRAGMA data_version").fetchone()[0]
-            if self._unread is None or data_version != self._unread_version:
-                self._unread = db.execute(
+            if self._unread is None:
+                found = self._connection().execute(
                     "SELECT count(*) FROM movements WHERE unread = 1"
                 ).fetchone()[0]
-                self._unread_version = data_version
-            return int(self._unread or 0)
+                self._unread = int(found)
+            return self._unread
 
     def count(self) -> int:
+        """How many movements are held (from the columns once they are read)."""
+        columns = self._columns
+        if columns is not None:
+            return len(columns.ids)
         with self._lock:
             return int(self._connection().execute("SELECT count(*) FROM movements").fetchone()[0])
 
     @property
     def version(self) -> int:
-        """Changes whenever this process adds or marks a movement (or sees another's)."""
-        with self._lock:
-            if self._db is None:
-                return self._version
-            data_version = int(self._db.execute("PRAGMA data_version").fetchone()[0])
-            return self._version * 1_000_003 + data_version
+        """Changes whenever this process adds or marks a movement, or sees another's."""
+        return self._version
 
 
 def _select(columns: _Columns, query: InboxFilter, matched: set[int] | None) -> list[str]:

@@ -23,8 +23,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from lawsuit_tui.domain.inbox import Movement
-from lawsuit_tui.i18n import _
-from lawsuit_tui.ui.inbox.inbox_text import movement_line
+from lawsuit_tui.i18n import _, current_language
+from lawsuit_tui.ui.inbox.inbox_text import movement_cells
 
 __all__ = ["BLOCK", "MovementList"]
 
@@ -32,6 +32,8 @@ BLOCK = 100
 """Movements read together (one worker, one batch of reads from the cache)."""
 KEPT_BLOCKS = 40
 """Blocks kept read (4,000 movements); the least recently drawn go first."""
+KEPT_STRIPS = 600
+"""Lines kept drawn, the least recently drawn going first."""
 
 Loader = Callable[[Sequence[str]], Awaitable[list[Movement]]]
 
@@ -85,6 +87,7 @@ class MovementList(ScrollView, can_focus=True):
         self._blocks: OrderedDict[int, dict[str, Movement]] = OrderedDict()
         self._loading: set[int] = set()
         self._generation = 0
+        self._strips: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
 
     # ------------------------------------------------------------------ data
 
@@ -190,24 +193,40 @@ class MovementList(ScrollView, can_focus=True):
             text_line = f"  {_('reading…') if block is None else _('(gone)')}"
             strip = Strip([Segment(text_line.ljust(width), style)])
         else:
-            selected = movement.movement_id in self.selection
-            style = base
-            if movement.unread:
-                style += self.get_component_rich_style("movement-list--unread")
-            if selected:
-                style += self.get_component_rich_style("movement-list--selected")
-            line = movement_line(
-                movement,
-                width,
-                selected=selected,
-                term_style=self.get_component_rich_style("movement-list--term"),
-            )
-            line.stylize_before(style)
-            if row == self.cursor:
-                line.pad_right(max(0, width - line.cell_len))
-                line.stylize(cursor)  # over everything: the cursor's colours win
-            strip = Strip(line.render(self.app.console), line.cell_len)
+            strip = self._strip(movement, width, base, cursor, row == self.cursor)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def _strip(
+        self, movement: Movement, width: int, base: Style, cursor: Style, at_cursor: bool
+    ) -> Strip:
+        """The movement's line, drawn once for each look it can have (the theme and the
+        language are part of it), and kept: a change of filter or a scroll draws the lines
+        again, most of them already seen."""
+        selected = movement.movement_id in self.selection
+        look = (self.app.theme, current_language(), at_cursor and self.has_focus)
+        key = (movement.movement_id, width, selected, movement.unread, at_cursor, look)
+        found = self._strips.get(key)
+        if found is not None:
+            self._strips.move_to_end(key)
+            return found
+        style = base
+        if movement.unread:
+            style += self.get_component_rich_style("movement-list--unread")
+        if selected:
+            style += self.get_component_rich_style("movement-list--selected")
+        term = self.get_component_rich_style("movement-list--term")
+        segments = [
+            Segment(text, style + term if part == "terms" else style)
+            for text, part in movement_cells(movement, width, selected=selected)
+        ]
+        strip = Strip(segments)
+        if at_cursor:  # over everything: the cursor's colours win
+            strip = Strip([Segment(t, (s or Style()) + cursor) for t, s, _c in segments])
+            strip = strip.extend_cell_length(width, base + cursor)
+        self._strips[key] = strip
+        if len(self._strips) > KEPT_STRIPS:
+            self._strips.popitem(last=False)
+        return strip
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self.ids))

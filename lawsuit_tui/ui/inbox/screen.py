@@ -100,6 +100,7 @@ class InboxScreen(FramedScreen):
         self.unread = 0
         self.loaded = False
         self._version = -1
+        self._detail_shown: tuple[object, ...] | None = None
 
     # --- layout --------------------------------------------------------------------------
 
@@ -153,9 +154,11 @@ class InboxScreen(FramedScreen):
         inbox = context.inbox
         chosen = self.effective_filter(inbox.now())
         version = inbox.version
-        ids = await asyncio.to_thread(inbox.select, chosen)
-        self.total = inbox.count()
-        self.unread = inbox.unread_count()
+
+        def read() -> tuple[list[str], int, int]:
+            return inbox.select(chosen), inbox.count(), inbox.unread_count()
+
+        ids, self.total, self.unread = await asyncio.to_thread(read)
         self._version = version
         self.loaded = True
         self.movement_list.set_ids(ids, keep=keep)
@@ -171,7 +174,8 @@ class InboxScreen(FramedScreen):
         if shown:
             key = self.host.binding_key("inbox.clear")
             line += "  ·  " + _("Showing: {filter} ({key} clears)").format(filter=shown, key=key)
-        self.query_one("#inbox-summary", Static).update(line)
+        # One line of fixed height: no layout to redo (a keystroke of the search redraws it).
+        self.query_one("#inbox-summary", Static).update(line, layout=False)
 
     def _show_empty(self, *, loading: bool = False) -> None:
         empty = self.query_one("#inbox-empty", Static)
@@ -202,6 +206,10 @@ class InboxScreen(FramedScreen):
         movement = self.movement_list.movement(movement_id)
         if movement is None and movement_id is not None:
             return  # its block is being read: the list says when it is there
+        shown = (movement_id, movement.unread if movement else None, self.app.theme)
+        if shown == self._detail_shown:
+            return  # the same movement as it was: no layout to redo
+        self._detail_shown = shown
         text = detail_text(
             movement,
             muted=theme_style(self.app, "text-muted"),
