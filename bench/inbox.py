@@ -249,14 +249,7 @@ def main(argv: list[str]) -> int:
                 inbox_cases(harness, results, copy_of(source, base), args.keys, args.runs, floor)
         except TmuxError as error:
             results.skip("inbox benchmark", f"tmux failed: {error}")
-    print(
-        f"summary: {len(results.lines)} figures; targets missed: "
-        + (", ".join(results.missed) or "none")
-        + "; not measured: "
-        + (", ".join(results.unmeasured) or "none"),
-        flush=True,
-    )
-    return 1 if results.missed or results.unmeasured else 0
+    return results.finish()
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from lawsuit_tui.config import Settings
     from lawsuit_tui.domain.identifiers import SearchKey
+    from lawsuit_tui.domain.inbox import Movement
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.webhooks import DeliverySummary
@@ -366,6 +367,20 @@ class LawsuitApp(App[int]):
         from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 
         self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit, new_steps=new_steps))
+
+    def open_movement(self, movement: Movement) -> None:
+        """The lawsuit tree at the movement's new steps; the movement marked read (D174)."""
+        if not movement.code:
+            self.notify(_("This movement holds no lawsuit to open."), timeout=4)
+            return
+        self.open_lawsuit(movement.code, movement.instance, new_steps=movement.step_ids)
+        if movement.unread:
+            self._mark_read(movement.movement_id)
+
+    @work(group="app.inbox.mark", exit_on_error=False)
+    async def _mark_read(self, movement_id: str) -> None:
+        context = await self.context()
+        await context.inbox.mark([movement_id])
 
     def open_request(self, request_id: str) -> None:
         from lawsuit_tui.ui.requests.responses import ResponsesScreen

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from lawsuit_tui.config import Settings
     from lawsuit_tui.domain.identifiers import SearchKey
+    from lawsuit_tui.domain.inbox import Movement
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
 
@@ -69,6 +70,11 @@ class ScreenHost(Protocol):
         """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is;
         ``new_steps``: the step ids an inbox movement brought, marked new, the cursor on the
         newest of them)."""
+        ...
+
+    def open_movement(self, movement: Movement) -> None:
+        """Open an inbox movement: the lawsuit tree at its new steps; the movement is marked
+        read (D174)."""
         ...
 
     def open_request(self, request_id: str) -> None:

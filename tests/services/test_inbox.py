@@ -12,6 +12,7 @@ from lawsuit_tui.domain.inbox import KIND_STEPS, InboxFilter
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.webhooks import WebhookIngestor
 from tests.support.service_rig import Rig
+from tests.support.webhook_data import tracking_response
 
 DAY = 86_400.0
 
@@ -98,17 +99,6 @@ async def test_marks_are_kept_in_the_cache(rig: Rig, ctx: ServiceContext) -> Non
     assert ctx.inbox.select(InboxFilter(unread=True)) == [movement_id]
 
 
-def _delivery(tracking_id: str, response: dict[str, Any], callback_id: str) -> dict[str, Any]:
-    return {
-        "user_id": "user-1",
-        "callback_id": callback_id,
-        "event_type": "tracking_response",
-        "reference_type": "tracking",
-        "reference_id": tracking_id,
-        "payload": response,
-    }
-
-
 async def test_a_thousand_redelivered_callbacks_make_each_movement_once(
     rig: Rig, ctx: ServiceContext
 ) -> None:
@@ -121,7 +111,8 @@ async def test_a_thousand_redelivered_callbacks_make_each_movement_once(
     assert len(held) >= 2
     ingestor = WebhookIngestor(ctx.store)
     deliveries = [
-        _delivery(tracking_id, held[n % len(held)], f"cb-{n % len(held)}") for n in range(1000)
+        tracking_response(tracking_id, held[n % len(held)], f"cb-{n % len(held)}")
+        for n in range(1000)
     ]
     summaries = await asyncio.gather(
         *(asyncio.wrap_future(ingestor.submit(_bytes(d))) for d in deliveries)

@@ -461,9 +461,11 @@ class Inbox:
             return known
         with self._lock:
             if self._unread is None:
-                found = self._connection().execute(
-                    "SELECT count(*) FROM movements WHERE unread = 1"
-                ).fetchone()[0]
+                found = (
+                    self._connection()
+                    .execute("SELECT count(*) FROM movements WHERE unread = 1")
+                    .fetchone()[0]
+                )
                 self._unread = int(found)
             return self._unread
 

@@ -269,14 +269,8 @@ class InboxScreen(FramedScreen):
         movement = self.movement_list.movement(movement_id) or await asyncio.to_thread(
             context.inbox.get, movement_id
         )
-        if movement is None:
-            return
-        if not movement.code:
-            self.notify(_("This movement holds no lawsuit to open."), timeout=4)
-            return
-        self.host.open_lawsuit(movement.code, movement.instance, new_steps=movement.step_ids)
-        if movement.unread:
-            await self._mark([movement_id], read=True)
+        if movement is not None:
+            self.host.open_movement(movement)
 
     # --- search and filters --------------------------------------------------------------
 

@@ -271,19 +271,8 @@ class TrackingDetailScreen(FramedScreen):
 
     def action_open_movement(self) -> None:
         movement = self.selected_movement()
-        if movement is None:
-            return
-        if not movement.code:
-            self.notify(_("This movement holds no lawsuit to open."), timeout=4)
-            return
-        self.host.open_lawsuit(movement.code, movement.instance, new_steps=movement.step_ids)
-        if movement.unread:
-            self._mark_read(movement)
-
-    @work(group="trackings.detail.mark", exit_on_error=False)
-    async def _mark_read(self, movement: Movement) -> None:
-        context = await self.services()
-        await context.inbox.mark([movement.movement_id])
+        if movement is not None:
+            self.host.open_movement(movement)
 
     def action_inbox(self) -> None:
         self.host.goto("inbox", tracking_id=self.record.tracking_id)

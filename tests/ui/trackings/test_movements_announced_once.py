@@ -14,6 +14,7 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.webhooks import WebhookIngestor
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from tests.support.ui_harness import ContextClockHarness, samples, wait_for
+from tests.support.webhook_data import tracking_response
 
 DAY = 86_400.0
 
@@ -26,14 +27,7 @@ def _receiver_settings() -> Any:
 
 def _envelope(tracking_id: str, response: ResponseRecord, callback_id: str) -> dict[str, Any]:
     """What the service sends for a tracking's response (D43)."""
-    return {
-        "user_id": "user-1",
-        "callback_id": callback_id,
-        "event_type": "tracking_response",
-        "reference_type": "tracking",
-        "reference_id": tracking_id,
-        "payload": response.to_json_dict(),
-    }
+    return tracking_response(tracking_id, response.to_json_dict(), callback_id)
 
 
 def _movement_notices(app: Any) -> list[str]:
