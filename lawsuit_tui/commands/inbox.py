@@ -33,8 +33,9 @@ from lawsuit_tui.commands.output import (
 )
 from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
+from lawsuit_tui.domain.enums import TierName
 from lawsuit_tui.domain.formatting import format_datetime, format_int, sao_paulo_tz
-from lawsuit_tui.domain.inbox import InboxFilter, Movement, parse_when
+from lawsuit_tui.domain.inbox import InboxFilter, Movement, fold, parse_when
 from lawsuit_tui.domain.vocabulary import MOVEMENT_KIND_WORDS, TIER_WORDS, word
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
@@ -54,6 +55,17 @@ def _moment(text: str | None, name: str, now: datetime) -> datetime | None:
         return parse_when(text, now=now, zone=sao_paulo_tz())
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None
+
+
+def _tier(text: str | None) -> str | None:
+    """The tier as cached (``hot``), also when typed as the interface names it (``quente``)."""
+    if text is None:
+        return None
+    typed = fold(text.strip())
+    for code in TierName:
+        if typed == fold(word(TIER_WORDS, code)):
+            return code.value
+    return text.strip()
 
 
 def _what(movement: Movement) -> str:
@@ -143,7 +155,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                     )
                 )
         chosen = InboxFilter(
-            tier=args.tier,
+            tier=_tier(args.tier),
             court=args.court,
             term=args.term,
             tracking_id=args.tracking,

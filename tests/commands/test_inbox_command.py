@@ -45,7 +45,7 @@ def morning() -> list[str]:
 
 
 def test_the_table_newest_first_and_nothing_when_nothing_matched(
-    capsys: pytest.CaptureFixture[str], morning: list[str]
+    capsys: pytest.CaptureFixture[str], morning: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, out, err = run(capsys, "inbox", "--no-check")
     assert code == 0, err
@@ -58,6 +58,9 @@ def test_the_table_newest_first_and_nothing_when_nothing_matched(
     assert lines[-1] == "3 movements · 2 unread"
     code, out, err = run(capsys, "inbox", "--no-check", "--tier", "nobody")
     assert (code, out) == (0, "")  # cron mails only when something moved
+    monkeypatch.setenv("LAWSUIT_TUI_LANGUAGE", "pt-BR")
+    code, out, err = run(capsys, "inbox", "--no-check", "--tier", "morno")
+    assert code == 0 and "TJRJ" in out and "TJSP" not in out  # the tier as the user reads it
 
 
 def test_json_and_csv_with_filters(capsys: pytest.CaptureFixture[str], morning: list[str]) -> None:

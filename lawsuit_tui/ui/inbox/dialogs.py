@@ -205,7 +205,7 @@ class InboxExportDialog(FormDialog[ExportChoice | None]):
                         _("Format"),
                         Select[str](
                             [
-                                (_("CSV for a spreadsheet (; and decimal comma)"), CSV_FORMAT),
+                                (_("CSV (spreadsheet)"), CSV_FORMAT),
                                 (_("JSON (every field)"), JSON_FORMAT),
                             ],
                             value=CSV_FORMAT,
@@ -213,6 +213,7 @@ class InboxExportDialog(FormDialog[ExportChoice | None]):
                             id="ie-format",
                         ),
                         field="format",
+                        hint=_("CSV: ; between cells, decimal comma, dd/mm/yyyy."),
                     )
                     yield FieldBox(
                         _("Which"),

@@ -91,10 +91,11 @@ class MovementList(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ data
 
-    def set_ids(self, ids: list[str], *, keep: str | None = None) -> None:
+    def set_ids(self, ids: list[str], *, keep: str | None = None, top: bool = False) -> None:
         """Show ``ids``; the cursor stays on ``keep`` (else the current one) when it is
-        still there, else goes to the top. Selected ids that left are unselected."""
-        current = keep or self.current_id
+        still there, else (or with ``top``) goes to the top. Selected ids that left are
+        unselected."""
+        current = None if top else (keep or self.current_id)
         self.ids = ids
         self._generation += 1
         self._blocks.clear()
@@ -246,14 +247,20 @@ class MovementList(ScrollView, can_focus=True):
         if index == self.cursor and not force:
             return
         self.cursor = index
+        self._reveal_cursor()
+        if force:  # a new list: its size is known only once laid out
+            self.call_after_refresh(self._reveal_cursor)
+        self.refresh()
+        self.post_message(self.Highlighted(self.current_id))
+
+    def _reveal_cursor(self) -> None:
+        index = self.cursor
         top = self.scroll_offset.y
         height = max(1, self.size.height)
         if index < top:
             self.scroll_to(y=index, animate=False)
         elif index >= top + height:
             self.scroll_to(y=index - height + 1, animate=False)
-        self.refresh()
-        self.post_message(self.Highlighted(self.current_id))
 
     def action_cursor_up(self) -> None:
         self._move(self.cursor - 1)

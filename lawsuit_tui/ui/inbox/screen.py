@@ -149,7 +149,7 @@ class InboxScreen(FramedScreen):
         return self.query_filter.but(since=starts.get(self.period))
 
     @work(exclusive=True, group="inbox.load", exit_on_error=False)
-    async def load(self, keep: str | None = None) -> None:
+    async def load(self, keep: str | None = None, *, top: bool = False) -> None:
         context = await self.services()
         inbox = context.inbox
         chosen = self.effective_filter(inbox.now())
@@ -161,7 +161,7 @@ class InboxScreen(FramedScreen):
         ids, self.total, self.unread = await asyncio.to_thread(read)
         self._version = version
         self.loaded = True
-        self.movement_list.set_ids(ids, keep=keep)
+        self.movement_list.set_ids(ids, keep=keep, top=top)
         self._show_summary()
         self._show_empty()
 
@@ -225,9 +225,12 @@ class InboxScreen(FramedScreen):
         self._reload_if_changed()
 
     def _reload_if_changed(self) -> None:
+        """New movements (or marks): at the top of the list, the cursor stays at the top, on
+        the newest; further down, on the movement it was on (as a mail client does)."""
         context = self.host.services
         if context is not None and self.loaded and context.inbox.version != self._version:
-            self.load(self.movement_list.current_id)
+            listed = self.movement_list
+            self.load(listed.current_id if listed.cursor > 0 else None, top=listed.cursor == 0)
 
     def show_params(self, tracking_id: str | None = None, **_params: Any) -> None:
         """``app.goto("inbox", tracking_id=...)``: that tracking's movements only."""
