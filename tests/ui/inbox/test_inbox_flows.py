@@ -220,3 +220,22 @@ async def test_the_sandbox_demo_a_portfolio_and_the_next_morning() -> None:
             return pilot.app.status_snapshot.unread == len(screen.movement_list.ids) == unread
 
         await wait_for(agreed, pilot.pause)
+
+
+async def test_new_movements_arriving_keep_the_cursor_where_a_reader_wants_it() -> None:
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        screen = await inbox_with(pilot, movements(30))
+        context = await pilot.app.context()
+        listed = screen.movement_list
+        # written as a poll would: the inbox tells the app, the app the screen
+        context.store.inbox.add([make_movement("n1", received_at="2026-11-21T12:00:00.000Z")])
+        await wait_for(lambda: listed.ids[:1] == ["n1"], pilot.pause)
+        await settle(pilot)
+        assert listed.current_id == "n1"  # at the top: on the newest
+        await pilot.press("down", "down", "down")
+        here = listed.current_id
+        context.store.inbox.add([make_movement("n2", received_at="2026-11-21T13:00:00.000Z")])
+        await wait_for(lambda: listed.ids[:1] == ["n2"], pilot.pause)
+        await settle(pilot)
+        assert listed.current_id == here  # further down: on the movement being read
