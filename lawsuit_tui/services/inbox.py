@@ -3,7 +3,7 @@
 Movements come two ways, and each is stored once (by its response id, D171):
 
 - **Webhooks.** The receiver's ``tracking_response`` deliveries go through
-  :mod:`lawsuit_tui.services.webhooks`, which stores the response, its movement and the
+  :mod:`lawsuit_tui.services.webhooks`, which stores the movement, then the response and the
   delivery's mark in one batch (a redelivery, same ``callback_id``, changes nothing).
 - **Polling** (:meth:`InboxService.poll`, D173). The tracking runs made since the last poll
   that produced responses (``GET /requests`` with ``origin=tracking``, filtered again here,
@@ -13,8 +13,9 @@ Movements come two ways, and each is stored once (by its response id, D171):
 
 Read marks live in the cache too (``store.inbox``): the inbox a teammate's process or a
 command sees is the one the app shows. Everything the screens and commands need is here:
-:meth:`select` (ids, newest first, from the in-memory index), :meth:`movements` (a page of
-them), :meth:`facets`, :meth:`mark` and the unread count.
+:meth:`select` (ids, newest first, from the filter columns in memory and the text index),
+:meth:`movements` (a page of them), :meth:`facets`, :meth:`mark`, the unread count and the
+exports.
 """
 
 from __future__ import annotations
@@ -197,10 +198,10 @@ class InboxService:
         if not self._d.cache.writable or not responses:
             return []
         now = self._d.now()
-        _stored, new = await asyncio.to_thread(
+        done = await asyncio.to_thread(
             ingest_tracking_responses, self.store, responses, source=source, now=now
         )
-        return new
+        return done.movements
 
     async def poll(self, progress: Progress | None = None) -> PollOutcome:
         """Ask the service for the movements made since the last poll (D173); the new ones

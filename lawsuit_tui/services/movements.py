@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from lawsuit_tui.domain.base import as_datetime
 from lawsuit_tui.domain.inbox import (
@@ -29,12 +29,13 @@ from lawsuit_tui.domain.inbox import (
     matched_terms,
 )
 from lawsuit_tui.domain.tiers import labels_of, tier_of
-from lawsuit_tui.store import Store
+from lawsuit_tui.store import LawsuitChange, Store
 
 __all__ = [
     "LAWSUIT_SEARCHES",
     "STEPS_LIMIT",
     "STEP_TEXT_LIMIT",
+    "Ingested",
     "ingest_tracking_responses",
     "is_tracking_response",
     "make_movements",
@@ -242,6 +243,16 @@ def make_movements(
     return found
 
 
+class Ingested(NamedTuple):
+    """What storing a tracking's responses did: ``stored`` False for a delivery already
+    stored (nothing changed); the ids of the movements new to the inbox; the lawsuits'
+    changes the responses brought to the cache."""
+
+    stored: bool
+    movements: list[str]
+    changes: list[LawsuitChange]
+
+
 def ingest_tracking_responses(
     store: Store,
     responses: Sequence[Mapping[str, Any]],
@@ -249,10 +260,9 @@ def ingest_tracking_responses(
     source: str,
     now: datetime,
     envelope: dict[str, Any] | None = None,
-) -> tuple[bool, list[str]]:
+) -> Ingested:
     """Store ``responses`` of trackings with their movements (and a delivery's mark); blocks
-    on disk. (False, []) for a delivery already stored, else (True, the ids of the movements
-    new to the inbox).
+    on disk.
 
     The movements are made against the cache as it is before the responses are stored, and
     written first; then the responses, their lawsuits and the delivery's mark in one batch.
@@ -262,10 +272,9 @@ def ingest_tracking_responses(
     rows = [dict(r) for r in responses]
     with store.inbox.lock:  # what is new is decided and written by one writer at a time
         if envelope is not None and store.is_delivered(str(envelope.get("callback_id"))):
-            return False, []
+            return Ingested(False, [], [])
         new = store.inbox.add(make_movements(store, rows, source=source, now=now))
         if envelope is not None:
-            stored, _changes = store.ingest_delivery(envelope, rows)
-            return stored, new
-        store.upsert_responses(rows)
-        return True, new
+            stored, changes = store.ingest_delivery(envelope, rows)
+            return Ingested(stored, new, changes)
+        return Ingested(True, new, store.upsert_responses(rows))

@@ -302,12 +302,14 @@ class WebhookIngestor:
         payload = data.get("payload")
         response = self._response_of(envelope, data)
         if response is not None and is_tracking_response(response):
-            # A tracking's movement (D171): the response, its movement in the inbox and the
-            # delivery's mark, in one batch.
-            new, movements = ingest_tracking_responses(
+            # A tracking's movement (D171): the movement in the inbox first, then the
+            # response and the delivery's mark in one batch (a kill between loses nothing).
+            done = ingest_tracking_responses(
                 self.store, [response], source="webhook", now=datetime.now(UTC), envelope=data
             )
-            return self._summary(envelope, data, new=new, movements=movements)
+            return self._summary(
+                envelope, data, new=done.stored, changes=done.changes, movements=done.movements
+            )
         if response is not None:
             new, changes = self.store.ingest_delivery(data, [response])
             return self._summary(envelope, data, new=new, changes=changes)

@@ -59,8 +59,8 @@ def _response(
 
 
 def _ingest(store: Store, *responses: dict[str, Any]) -> list[Movement]:
-    _stored, new = ingest_tracking_responses(store, responses, source="poll", now=NOW)
-    return [Movement.of(r) for r in store.inbox.records(new)]
+    done = ingest_tracking_responses(store, responses, source="poll", now=NOW)
+    return [Movement.of(r) for r in store.inbox.records(done.movements)]
 
 
 def test_a_first_version_brings_the_steps_since_the_tracking_began(store: Store) -> None:

@@ -17,7 +17,7 @@ Filters answer from memory: the columns the filters read (when, unread, tracking
 court, step types, terms) are read once, the first time they are needed (about 0.2 s for
 100,000), and kept in step with this process's writes (another process's writes are seen by
 the database's ``data_version`` and the columns read again). A search's words go to the FTS
-index; everything else is one pass over the columns. About 20 MB for 100,000 movements.
+index; everything else is one pass over the columns. About 25 MB for 100,000 movements.
 """
 
 from __future__ import annotations
