@@ -131,6 +131,17 @@ class Results:
     def info(self, text: str) -> None:
         print(f"  {text}", flush=True)
 
+    def finish(self) -> int:
+        """The summary line; the exit status (1 when a target is missed or not measured)."""
+        print(
+            f"summary: {len(self.lines)} figures; targets missed: "
+            + (", ".join(self.missed) or "none")
+            + "; not measured: "
+            + (", ".join(self.unmeasured) or "none"),
+            flush=True,
+        )
+        return 1 if self.missed or self.unmeasured else 0
+
 
 # --- the apps ----------------------------------------------------------------------------
 
@@ -843,14 +854,7 @@ def main(argv: list[str]) -> int:
                     scale_cases(harness, results, args.keys, cache, plan, floor_palette)
         except TmuxError as error:
             results.skip("tui benchmark", f"tmux failed: {error}")
-    print(
-        f"summary: {len(results.lines)} figures; targets missed: "
-        + (", ".join(results.missed) or "none")
-        + "; not measured: "
-        + (", ".join(results.unmeasured) or "none"),
-        flush=True,
-    )
-    return 1 if results.missed or results.unmeasured else 0
+    return results.finish()
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ COMMANDS = (
     "miner",
     "datalake",
     "portfolio",
+    "inbox",
 )
 RESPONSE_TYPES = (
     "lawsuit",
@@ -527,6 +528,49 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar=_("FILE"),
         help=_("write to FILE instead of standard output"),
+    )
+
+    inbox = sub.add_parser(
+        "inbox",
+        help=_("the movements of the trackings, newest first (for cron and e-mail)"),
+        description=_(
+            "Asks the service for new movements first (--no-check: only the cache), then "
+            "prints what the filters keep. WHEN: today, yesterday, 24h, 7d, 21/11/2026, "
+            "2026-11-21 or an ISO date-time."
+        ),
+    )
+    inbox.add_argument("--unread", action="store_true", help=_("only the movements not read"))
+    inbox.add_argument(
+        "--since", default=None, metavar=_("WHEN"), help=_("only those that came since WHEN")
+    )
+    inbox.add_argument(
+        "--until", default=None, metavar=_("WHEN"), help=_("only those that came before WHEN")
+    )
+    inbox.add_argument("--tier", default=None, metavar=_("TIER"), help=_("only this tier"))
+    inbox.add_argument(
+        "--court", default=None, metavar=_("COURT"), help=_("only this court (TJSP)")
+    )
+    inbox.add_argument(
+        "--term",
+        default=None,
+        metavar=_("TERM"),
+        help=_("only those where this step term was found"),
+    )
+    inbox.add_argument(
+        "--tracking", default=None, metavar=_("ID"), help=_("only this tracking's movements")
+    )
+    inbox.add_argument(
+        "--search", default=None, metavar=_("WORDS"), help=_("only those holding every word")
+    )
+    inbox.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help=_("table (default), json, or csv for a spreadsheet"),
+    )
+    inbox.add_argument("--mark-read", action="store_true", help=_("mark what was printed as read"))
+    inbox.add_argument(
+        "--no-check", action="store_true", help=_("do not ask the service: the cache only")
     )
 
     count = sub.add_parser("count", help=_("count lawsuits matching a filter (free)"))

@@ -51,6 +51,13 @@ _ALL: tuple[Route, ...] = (
     Route("cancel_request", "DELETE", "requests_url", "/requests/{request_id}", optional=True),
     Route("list_responses", "GET", "requests_url", "/responses", limited=True),
     Route("get_response", "GET", "requests_url", "/responses/{response_id}", limited=True),
+    Route(
+        "list_tracking_responses",
+        "GET",
+        "requests_url",
+        "/responses/tracking/{origin_id}",
+        limited=True,
+    ),
     Route("get_tracking", "GET", "tracking_url", "/tracking/{tracking_id}", limited=True),
     Route("list_trackings", "GET", "tracking_url", "/tracking", limited=True),
     Route("create_tracking", "POST", "tracking_url", "/tracking", limited=True, creating=True),

@@ -83,6 +83,7 @@ __all__ = [
     "TrackingBulkBody",
     "TrackingCreateBody",
     "TrackingPatchBody",
+    "TrackingResponsesParams",
     "TrackingsPageParams",
     "Translate",
     "accepted_response_types",
@@ -391,6 +392,14 @@ class ResponsesPageParams(PageParams):
     response_type: Open[ResponseType] | None = None
     cached: bool | None = None
     created_at_gte: Timestamp | None = None
+
+
+class TrackingResponsesParams(PageParams):
+    """GET /responses/tracking/{origin_id} (D77): the window is required; page_size
+    1..1000; the client sends no ``order`` (D76) and reads them oldest first."""
+
+    created_at_gte: Timestamp
+    created_at_lte: Timestamp
 
 
 class TrackingsPageParams(PageParams):

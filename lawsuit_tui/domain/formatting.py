@@ -34,6 +34,7 @@ __all__ = [
     "display_zone",
     "format_date",
     "format_datetime",
+    "format_decimal_cell",
     "format_document",
     "format_int",
     "format_money",
@@ -349,3 +350,16 @@ def format_size(size: int | None) -> str:
     text = f"{megabytes.quantize(places, rounding=ROUND_HALF_UP):f}"
     whole, _sep, tenth = text.partition(".")
     return f"{_group(whole)},{tenth} MB" if tenth else f"{_group(whole)} MB"
+
+
+def format_decimal_cell(value: Number) -> str:
+    """An amount as a Brazilian spreadsheet reads a number in a CSV cell: ``1234,56`` (decimal
+    comma, no thousands separator, no currency sign); "" for None or a bad value."""
+    if value is None:
+        return ""
+    amount = _as_decimal(value)
+    if amount is None or not amount.is_finite():
+        return ""
+    with localcontext(prec=_MONEY_DIGITS + 3):
+        cents = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{cents:f}".replace(".", ",")

@@ -42,6 +42,7 @@ from lawsuit_tui.domain.enums import (
     WarrantType,
     coerce_enum,
 )
+from lawsuit_tui.domain.inbox import MovementKind
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "EXECUTION_PHASE_WORDS",
     "MINER_ERROR_WORDS",
     "MINER_STATUS_WORDS",
+    "MOVEMENT_KIND_WORDS",
     "NATURE_WORDS",
     "PLAN_CONFIG_WORDS",
     "PRISON_REGIME_WORDS",
@@ -433,6 +435,12 @@ TIER_WORDS: Final[Mapping[StrEnum, str]] = {
     TierName.HOT: N_("hot"),
     TierName.WARM: N_("warm"),
     TierName.COLD: N_("cold"),
+}
+
+MOVEMENT_KIND_WORDS: Final[Mapping[StrEnum, str]] = {
+    MovementKind.STEPS: N_("new steps"),
+    MovementKind.LAWSUIT: N_("new lawsuit"),
+    MovementKind.ERROR: N_("could not look"),
 }
 
 

@@ -45,6 +45,7 @@ ROUTE_MODULES = (
     "files",
     "transfer_files",
     "miner",
+    "portfolio",
 )
 
 

@@ -89,6 +89,12 @@ class SandboxState:
         self.trackings: dict[str, TrackingEntry] = {}
         # What each tracking follows: plain records keyed by tracked_item_id (tracked_items.py).
         self.tracked_items: dict[str, dict[str, Any]] = {}
+        # Derived from ``responses`` (rebuilt from it, never saved on its own): each key's
+        # responses by origin_id, in the order they were made (D77 reads a tracking's).
+        self.responses_by_origin: dict[tuple[str, str], list[StoredResponse]] = {}
+        # Derived from ``trackings`` (rebuilt from it): the latest tracking_id of each
+        # (key, search_type, normalized search_key), for the 409 of a second one.
+        self.tracking_by_search: dict[tuple[str, str, str], str] = {}
         # Lawsuit codes each key has retrieved (the count service excludes them).
         self.retrieved: dict[str, set[str]] = {}
         self.counts = CountLedger()
@@ -150,6 +156,8 @@ class SandboxState:
         held = self.responses.setdefault(key, [])
         self.response_places[stored.response_id] = (key, len(held))
         held.append(stored)
+        if stored.origin_id:
+            self.responses_by_origin.setdefault((key, stored.origin_id), []).append(stored)
         return stored
 
     def response(self, key: str, response_id: str) -> StoredResponse | None:

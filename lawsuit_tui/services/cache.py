@@ -44,6 +44,7 @@ _KINDS = {
     "keep_datalake_answers": "datalake",
     "begin_portfolio_import": "imports",
     "settle_portfolio_import": "imports",
+    "mark_inbox": "inbox",
 }
 _BOOKKEEPING = frozenset({"set_meta", "add_recent_search"})
 
@@ -57,6 +58,7 @@ def _size(op: str, args: tuple[Any, ...]) -> int:
         "upsert_trackings",
         "upsert_lawsuits",
         "keep_datalake_answers",
+        "mark_inbox",
     ):
         first = args[0] if args else ()
         return len(first) if isinstance(first, list | tuple) else 1
@@ -91,6 +93,7 @@ class Unkept:
             "vault": lambda n: ngettext("{n} vault status", "{n} vault statuses", n),
             "datalake": lambda n: ngettext("{n} datalake answer", "{n} datalake answers", n),
             "imports": lambda n: ngettext("{n} record of an import", "{n} records of an import", n),
+            "inbox": lambda n: ngettext("{n} read mark", "{n} read marks", n),
         }
         return ", ".join(
             words[k](n).format(n=n)
@@ -252,6 +255,11 @@ class Cache:
             trackings or [],
             default=None,
         )
+
+    async def mark_inbox(self, ids: list[str], *, read: bool, at: str) -> int:
+        """Mark movements read (or unread again); how many changed (0 where not kept)."""
+        changed: int = await self._write(self.store.mark_inbox, ids, read, at, default=0)
+        return changed
 
     def datalake_answer(self, kind: str, query_key: str) -> KeptAnswer | None:
         return self.store.datalake.get(kind, query_key)

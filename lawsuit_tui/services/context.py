@@ -28,6 +28,7 @@ from lawsuit_tui.services.cache_maintenance import DamageReport
 from lawsuit_tui.services.count import CountService
 from lawsuit_tui.services.datalake import DatalakeService
 from lawsuit_tui.services.deps import Deps, utcnow
+from lawsuit_tui.services.inbox import InboxService
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
 from lawsuit_tui.services.paid_calls import PaidCallLog, PaidCallService
@@ -128,6 +129,7 @@ class ServiceContext:
         portfolio_settings: Portfolio | None = None,
         holder: HolderClient | None = None,
         secrets: list[str] | None = None,
+        server_now: Callable[[], datetime] | None = None,
     ) -> None:
         self.mode = mode
         self.api = api
@@ -184,6 +186,7 @@ class ServiceContext:
         self.datalake = DatalakeService(deps)
         self.portfolio = PortfolioService(deps, self.trackings, portfolio_settings or Portfolio())
         self.paid_calls = PaidCallService(deps, self.paid_call_log)
+        self.inbox = InboxService(deps, self.trackings, server_now=server_now)
 
     @property
     def store(self) -> Store:
@@ -271,7 +274,15 @@ class ServiceContext:
                 wait=cache_wait,
                 on_wait=on_cache_wait,
             )
+        server_now: Callable[[], datetime] | None = None
+        if sandbox_app is not None:
+            # The in-process sandbox runs on its own clock: the inbox's polling windows are
+            # taken in the service's time (D173), which is that clock here.
+            from lawsuit_tui.sandbox.app import sandbox_state
+
+            server_now = sandbox_state(sandbox_app).clock.now
         context = cls(
+            server_now=server_now,
             mode=mode,
             api=api,
             store=store,
@@ -414,6 +425,14 @@ class ServiceContext:
         if self.mode != "sandbox":
             return None
         data = await self._sandbox_call("GET", "samples")
+        return data if isinstance(data, dict) else None
+
+    async def track_demo_portfolio(self, size: int = 10_000) -> dict[str, Any] | None:
+        """Sandbox only: track the world's demo portfolio of moving lawsuits, tiered (D177);
+        what was registered (None in live mode)."""
+        if self.mode != "sandbox":
+            return None
+        data = await self._sandbox_call("POST", "portfolio", {"size": size})
         return data if isinstance(data, dict) else None
 
     async def advance_sandbox_clock(self, seconds: float) -> None:

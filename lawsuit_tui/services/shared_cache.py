@@ -65,6 +65,7 @@ FORWARDED_WRITES = frozenset(
         "keep_datalake_answers",
         "begin_portfolio_import",
         "settle_portfolio_import",
+        "mark_inbox",
     }
 )
 _HEADER = struct.Struct(">I")

@@ -48,6 +48,7 @@ import orjson
 
 from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import EventType
+from lawsuit_tui.services.movements import ingest_tracking_responses, is_tracking_response
 from lawsuit_tui.store import LawsuitChange, Store
 
 __all__ = [
@@ -95,6 +96,8 @@ class DeliverySummary:
     provisional: bool | None = None
     status: str | None = None
     lawsuit_changes: tuple[LawsuitChange, ...] = field(default=(), compare=False)
+    movements: tuple[str, ...] = ()
+    """Ids of the inbox movements this delivery added (a tracking's new movement)."""
 
     def to_json(self) -> dict[str, Any]:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "lawsuit_changes"}
@@ -309,6 +312,15 @@ class WebhookIngestor:
                 new, _changes = self.store.ingest_delivery(data)
                 return self._summary(envelope, data, new=new)
         response = self._response_of(envelope, data)
+        if response is not None and is_tracking_response(response):
+            # A tracking's movement (D171): the movement in the inbox first, then the
+            # response and the delivery's mark in one batch (a kill between loses nothing).
+            done = ingest_tracking_responses(
+                self.store, [response], source="webhook", now=datetime.now(UTC), envelope=data
+            )
+            return self._summary(
+                envelope, data, new=done.stored, changes=done.changes, movements=done.movements
+            )
         if response is not None:
             new, changes = self.store.ingest_delivery(data, [response])
             return self._summary(envelope, data, new=new, changes=changes)
@@ -386,6 +398,7 @@ class WebhookIngestor:
         *,
         new: bool,
         changes: Sequence[LawsuitChange] = (),
+        movements: Sequence[str] = (),
     ) -> DeliverySummary:
         payload = data.get("payload") if isinstance(data.get("payload"), dict) else {}
         assert isinstance(payload, dict)
@@ -425,6 +438,7 @@ class WebhookIngestor:
             provisional=provisional,
             status=status,
             lawsuit_changes=tuple(changes),
+            movements=tuple(movements),
         )
 
 

@@ -35,6 +35,7 @@ from lawsuit_tui.store.engine import DEFAULT_CHECKPOINT_BYTES, Clock, Engine
 from lawsuit_tui.store.records import OnUnreadable
 from lawsuit_tui.store.tables.count_requests import CountRequests
 from lawsuit_tui.store.tables.datalake import DatalakeAnswers
+from lawsuit_tui.store.tables.inbox import Inbox
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
@@ -65,6 +66,7 @@ class Store:
         self.responses = Responses(engine, self.lawsuits, self.meta)
         self.trackings = Trackings(engine)
         self.webhooks = Webhooks(engine, self.responses)
+        self.inbox = Inbox(engine)
         self.counts = CountRequests(engine)
         self.vault = Vault(engine)
         self.datalake = DatalakeAnswers(engine)
@@ -136,7 +138,8 @@ class Store:
 
     def refresh(self) -> bool:
         """Read-only stores: pick up what the writer wrote since; True if anything changed."""
-        return self._engine.refresh()
+        changed = self._engine.refresh()
+        return self.inbox.changed_elsewhere() or changed
 
     def checkpoint(self) -> int:
         """Rewrite the dirty shards and drop the journal they cover; returns shards written."""
@@ -144,6 +147,7 @@ class Store:
 
     def close(self) -> None:
         """Fold the journal into the shards (writer), release the lock. Idempotent."""
+        self.inbox.close()
         self._engine.close()
 
     def __enter__(self) -> Store:
@@ -165,16 +169,18 @@ class Store:
         """Counts per table, provisional lawsuits and sizes on disk."""
         found = maintenance.stats(self._engine)
         found["provisional_lawsuits"] = self.lawsuits.count_provisional()
+        found["counts"]["inbox"] = self.inbox.count()
         return found
 
     def prune(self, older_than_days: int) -> int:
         """Forget what was stored more than ``older_than_days`` ago (requests, responses,
-        lawsuits, deliveries, quarantine, count requests, datalake answers); trackings, vault
-        snapshots, recent searches and sync bookkeeping stay. Returns the number of records
-        removed."""
+        lawsuits, deliveries, quarantine, count requests, datalake answers, the inbox's
+        movements that came before then); trackings, vault snapshots, recent searches and sync
+        bookkeeping stay. Returns the number of records removed."""
         if older_than_days < 0:
             raise ValueError("older_than_days must be 0 or more")
-        return self._engine.prune(self._engine.now() - older_than_days * 86400)
+        cutoff = self._engine.now() - older_than_days * 86400
+        return self._engine.prune(cutoff) + self.inbox.prune(cutoff)
 
     def verify(self) -> list[str]:
         """Read every file of the cache; a list of what could not be read (empty: all good)."""
@@ -356,6 +362,10 @@ class Store:
     # ------------------------------------------------------------------ datalake, imports
     # Store-level writes, so that a process beside the holder of the cache can hand them
     # over by name (services/shared_cache.FORWARDED_WRITES).
+
+    def mark_inbox(self, ids: list[str], read: bool, at: str) -> int:
+        """Mark movements of the inbox read (or unread again) at ``at``; how many changed."""
+        return self.inbox.mark(ids, read=read, at=at)
 
     def keep_datalake_answers(self, answers: Iterable[dict[str, Any]]) -> None:
         """Keep datalake answers (``datalake.put``'s arguments each) in one durable batch."""

@@ -14,7 +14,8 @@ clock.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import importlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -26,9 +27,15 @@ from textual.worker import Worker, WorkerState
 
 from lawsuit_tui.i18n import _, current_language, ngettext
 from lawsuit_tui.preferences import Preferences
-from lawsuit_tui.ui.errors import describe_error
+from lawsuit_tui.ui.errors import describe_error, explain_application_error
 from lawsuit_tui.ui.keys import class_binding, key_word, words_of_key
-from lawsuit_tui.ui.messages import CacheChanged, ServicesReady, every_screen, post_to_every_screen
+from lawsuit_tui.ui.messages import (
+    CacheChanged,
+    InboxChanged,
+    ServicesReady,
+    every_screen,
+    post_to_every_screen,
+)
 from lawsuit_tui.ui.navigation import DESTINATIONS, HOME, destination
 from lawsuit_tui.ui.shell.following import RequestFollowing
 from lawsuit_tui.ui.shell.opening import (
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
 
     from lawsuit_tui.config import Settings
     from lawsuit_tui.domain.identifiers import SearchKey
+    from lawsuit_tui.domain.inbox import Movement
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.webhooks import DeliverySummary
@@ -157,6 +165,7 @@ class LawsuitApp(App[int]):
         self._copied: tuple[str, str] | None = None
         self._start_receiver = start_receiver
         self.movement_watch: MovementWatch | None = None
+        self._unfollow_inbox: Callable[[], None] | None = None
         self.receiver_switch = ReceiverSwitch(
             self, on_change=self._refresh_status, is_news=self._is_news
         )
@@ -236,9 +245,11 @@ class LawsuitApp(App[int]):
             self._opening.failed(describe_error(error))
             raise
         self._start_movement_watch(context)
+        self._follow_inbox(context)
         self._opening.opened(context)
         self.sandbox_mode = context.mode == "sandbox"
-        self._refresh_status()
+        self._refresh_status()  # the unread count first: counted before the warm-up holds it
+        self._warm_inbox(context)
         context.status.subscribe(self._status_changed)
         self.post_message(ServicesReady(context))
         # Writes other processes hand to this one (a cron sync...) show on every screen.
@@ -257,6 +268,8 @@ class LawsuitApp(App[int]):
                 ready(message.context)
 
     async def on_unmount(self) -> None:
+        if self._unfollow_inbox is not None:
+            self._unfollow_inbox()
         try:
             await self.receiver_switch.stop()
         except Exception:
@@ -383,11 +396,41 @@ class LawsuitApp(App[int]):
         self.open_vault(system, customer_key or self.settings.default_customer_key)
 
     def open_lawsuit(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
         from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 
-        self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit))
+        self.push_screen(LawsuitTreeScreen(code, instance, lawsuit=lawsuit, new_steps=new_steps))
+
+    def open_movement(self, movement: Movement) -> None:
+        """The lawsuit tree at the movement's new steps; the movement marked read (D174).
+        A run that could not read the court is explained instead."""
+        if movement.error_code:
+            explanation = explain_application_error(movement.error_code)
+            self.notify(
+                " ".join(p for p in (explanation.meaning, explanation.action) if p),
+                title=explanation.code or _("Application error"),
+                timeout=8,
+            )
+            if movement.unread:
+                self._mark_read(movement.movement_id)
+            return
+        if not movement.code:
+            self.notify(_("This movement holds no lawsuit to open."), timeout=4)
+            return
+        self.open_lawsuit(movement.code, movement.instance, new_steps=movement.step_ids)
+        if movement.unread:
+            self._mark_read(movement.movement_id)
+
+    @work(group="app.inbox.mark", exit_on_error=False)
+    async def _mark_read(self, movement_id: str) -> None:
+        context = await self.context()
+        await context.inbox.mark([movement_id])
 
     def open_request(self, request_id: str, response_id: str | None = None) -> None:
         from lawsuit_tui.ui.requests.responses import ResponsesScreen
@@ -493,6 +536,7 @@ class LawsuitApp(App[int]):
             damage=status.current.damage,
             rate_wait_until=status.current.rate_wait_until,
             rate_wait_reason=status.current.rate_wait_reason,
+            unread=context.inbox.unread_count(),
         )
 
     def _start_movement_watch(self, context: ServiceContext) -> None:
@@ -500,19 +544,49 @@ class LawsuitApp(App[int]):
         from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 
         watch = MovementWatch()
-        try:
-            # What the cache already shows is not news; a first start has an empty cache.
-            watch.remember(context.trackings.cached_list())
-        except Exception:
-            self.log.warning("the cached trackings could not be read")
         self.movement_watch = watch
         watch.start(self, self.MOVEMENT_POLL_SECONDS)
 
+    def _follow_inbox(self, context: ServiceContext) -> None:
+        """The status line's unread count and the screens follow every change of the inbox,
+        whoever wrote it (the poll, a webhook, a mark): told by the inbox after each write, on
+        the writer's thread, and coalesced so that a burst of writes is one refresh. (Another
+        process's writes arrive as ``CacheChanged``, through the writer's follower.)"""
+        loop = asyncio.get_running_loop()
+        pending = False
+
+        def changed() -> None:
+            nonlocal pending
+            if pending:
+                return
+            pending = True
+
+            def refresh() -> None:
+                nonlocal pending
+                pending = False
+                self.inbox_changed()
+
+            loop.call_soon_threadsafe(refresh)
+
+        self._unfollow_inbox = context.inbox.subscribe(changed)
+
+    @work(thread=True, group="app.inbox", exit_on_error=False)
+    def _warm_inbox(self, context: ServiceContext) -> None:
+        """The inbox's columns read, and its screen's modules imported, in a thread after
+        the services open: F7 opens at once, without an import on the event loop."""
+        context.inbox.warm()
+        importlib.import_module(destination("inbox").screen.partition(":")[0])
+
+    def inbox_changed(self) -> None:
+        """The inbox changed: the unread count follows, and every screen is told."""
+        self._refresh_status()
+        post_to_every_screen(self, InboxChanged)
+
     def _is_news(self, summary: DeliverySummary) -> bool:
-        """A delivered tracking movement is news only when the watch has not announced it."""
-        if self.movement_watch is None:
-            return True
-        return self.movement_watch.ledger.claim_delivery(summary)
+        """A tracking's delivery is news when it stored a movement in the inbox (a movement
+        the poll stored first is not stored again, so it is announced once)."""
+        tracking = summary.reference_type == "tracking" or summary.event_type == "tracking_response"
+        return bool(summary.movements) if tracking else True
 
     @work(exclusive=True, group="app.paid_calls", exit_on_error=False)
     async def _recover_paid_calls(self, context: ServiceContext) -> None:
@@ -545,6 +619,7 @@ class LawsuitApp(App[int]):
         self.call_later(self._writer_changed)
 
     def _writer_changed(self) -> None:
+        self._refresh_status()  # the writer's movements and marks: the unread count
         post_to_every_screen(self, CacheChanged)
 
     def action_toggle_receiver(self) -> None:

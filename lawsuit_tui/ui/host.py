@@ -12,10 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from textual.app import App
 
     from lawsuit_tui.config import Settings
     from lawsuit_tui.domain.identifiers import SearchKey
+    from lawsuit_tui.domain.inbox import Movement
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
 
@@ -57,9 +60,21 @@ class ScreenHost(Protocol):
         ...
 
     def open_lawsuit(
-        self, code: str, instance: int | None = None, *, lawsuit: Lawsuit | None = None
+        self,
+        code: str,
+        instance: int | None = None,
+        *,
+        lawsuit: Lawsuit | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
-        """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is)."""
+        """Push the lawsuit tree (``lawsuit``: a validated one at hand, shown as it is;
+        ``new_steps``: the step ids an inbox movement brought, marked new, the cursor on the
+        newest of them)."""
+        ...
+
+    def open_movement(self, movement: Movement) -> None:
+        """Open an inbox movement: the lawsuit tree at its new steps; the movement is marked
+        read (D174)."""
         ...
 
     def open_request(self, request_id: str, response_id: str | None = None) -> None:
@@ -90,6 +105,11 @@ class ScreenHost(Protocol):
 
     def copy_text(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52) and say so."""
+        ...
+
+    def inbox_changed(self) -> None:
+        """The inbox changed (a mark, a poll): the status line's unread count follows and
+        every screen gets ``InboxChanged``."""
         ...
 
     def binding_key(self, binding_id: str) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CacheChanged",
+    "InboxChanged",
     "LanguageChanged",
     "RequestFollowEvent",
     "ServicesReady",
@@ -49,6 +50,11 @@ class CacheChanged(Message):
         super().__init__()
         self.summary = summary
         self.request_id = summary.request_id if summary is not None else None
+
+
+class InboxChanged(Message):
+    """Movements were added to the inbox, or marked read or unread (by any screen, the poll,
+    a webhook or another process writing the cache)."""
 
 
 class RequestFollowEvent(Message):

@@ -95,6 +95,13 @@ DESTINATIONS: tuple[Destination, ...] = (
         N_("Count lawsuits matching a filter, for prospecting"),
     ),
     Destination(
+        "inbox",
+        "f7",
+        N_("Inbox"),
+        "lawsuit_tui.ui.inbox.screen:InboxScreen",
+        N_("New movements of every tracking, newest first"),
+    ),
+    Destination(
         "webhooks",
         "f8",
         N_("Webhooks"),

@@ -90,6 +90,8 @@ async def _all_time(request: httpx.Request) -> None:
     """D63: GET /requests needs both dates; like the client, every call sends a window wide
     enough for any test (a test's own dates replace these). Added to the query the request
     has: a client's ``params=`` would replace a query written in the URL."""
+    if "/responses/tracking/" in request.url.path:
+        return  # D77's window is the test's own: its absence is what some tests check
     missing = {name: value for name, value in ALL_TIME.items() if name not in request.url.params}
     if missing:
         request.url = request.url.copy_merge_params(missing)

@@ -170,3 +170,21 @@ def test_every_write_of_the_cache_is_one_a_holder_takes() -> None:
     assert written and written <= FORWARDED_WRITES, written - FORWARDED_WRITES
     assert {name for name in dir(Store) if not name.startswith("_")} >= FORWARDED_WRITES
     assert re.findall(r"to_thread\(\s*self\.store\.\w+\.\w+", source) == []
+
+
+async def test_read_marks_of_the_inbox_are_kept_by_the_holder(holder: CacheHost) -> None:
+    # `lawsuit-tui inbox --mark-read` beside the app that holds the cache: before, the marks
+    # went to this process's read-only store and were lost.
+    holder.store.inbox.add(
+        [{"movement_id": "m1", "received_at": "2026-11-21T12:00:00.000Z", "tracking_id": "t1"}]
+    )
+    reader = Store.open(holder.directory, read_only=True)
+    client = await connect_to_holder(holder.directory)
+    assert client is not None
+    cache = Cache(reader, holder=client)
+    assert reader.inbox.unread_count() == 1
+    assert await cache.mark_inbox(["m1"], read=True, at="2026-11-21T13:00:00.000Z") == 1
+    assert holder.store.inbox.unread_count() == 0
+    assert reader.inbox.unread_count() == 0 and not cache.unkept  # read back here
+    await cache.aclose()
+    reader.close()

@@ -92,3 +92,51 @@ def make_response(
         "tags": {"cached_response": cached},
         "cached": cached,
     }
+
+
+def make_movement(
+    movement_id: str,
+    *,
+    tracking_id: str = "trk-1",
+    received_at: str = "2026-11-21T09:00:00.000Z",
+    code: str = "0001234-56.2023.8.26.0100",
+    court: str = "TJSP",
+    tier: str = "hot",
+    steps: Sequence[tuple[str, str]] = (("Sentença", "SENTENÇA - Julgo procedente o pedido."),),
+    terms: Sequence[str] = ("sentença",),
+    name: str = "BANCO EXEMPLO S.A. X MARIA DA SILVA",
+    read_at: str | None = None,
+    amount: float | None = 12345.67,
+) -> dict[str, Any]:
+    """A movement of the inbox as services/inbox.py stores it: new steps ``(type, text)``."""
+    return {
+        "movement_id": movement_id,
+        "tracking_id": tracking_id,
+        "request_id": f"run-{movement_id}",
+        "response_id": movement_id,
+        "kind": "steps",
+        "received_at": received_at,
+        "stored_at": received_at,
+        "source": "poll",
+        "code": code,
+        "instance": 1,
+        "name": name,
+        "court": court,
+        "county": "São Paulo",
+        "amount": amount,
+        "tier": tier,
+        "search_type": "lawsuit_cnj",
+        "search_key": code,
+        "steps": [
+            {
+                "step_id": f"{movement_id}-{n}",
+                "step_date": received_at,
+                "step_type": step_type,
+                "content": content,
+            }
+            for n, (step_type, content) in enumerate(steps)
+        ],
+        "terms": list(terms),
+        "error_code": "",
+        "read_at": read_at,
+    }

@@ -72,6 +72,20 @@ def response_created(
     }
 
 
+def tracking_response(
+    tracking_id: str, response: dict[str, Any], callback_id: str
+) -> dict[str, Any]:
+    """What the service sends for a tracking's response (D43): ``response`` as the payload."""
+    return {
+        "user_id": "user-1",
+        "callback_id": callback_id,
+        "event_type": "tracking_response",
+        "reference_type": "tracking",
+        "reference_id": tracking_id,
+        "payload": response,
+    }
+
+
 def request_completed(
     request_id: str = "req-1", *, callback_id: str | None = None, **extra: Any
 ) -> dict[str, Any]:

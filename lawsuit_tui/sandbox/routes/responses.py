@@ -1,12 +1,15 @@
 """``GET {requests_url}/responses`` (D20-D24, D48, D75, D76): oldest first, filters,
-``request_status``; ``GET {requests_url}/responses/{response_id}`` (D74, D90)."""
+``request_status``; ``GET {requests_url}/responses/{response_id}`` (D74, D90);
+``GET {requests_url}/responses/tracking/{origin_id}`` (D77, D170): a tracking's latest response
+per lawsuit inside a window."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import orjson
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
@@ -124,3 +127,71 @@ async def get_response(
     request = state.requests.get(stored.request_id)
     status = request.status if request is not None and request.key == config.key else None
     return answer({**orjson.loads(stored.raw), "request_status": status})
+
+
+# ---------------------------------------------------------------- a tracking's responses
+
+
+def _window_bound(name: str, text: str, *, end_of_day: bool) -> datetime:
+    """A ``created_at_*`` bound of D77, which the route requires (a date alone: its first
+    instant, or with ``end_of_day`` its last, as D63 reads it)."""
+    moment = query_instant(text, name, end_of_day=end_of_day)
+    assert moment is not None  # given: the route requires it
+    return moment
+
+
+def _lawsuit_of(stored: StoredResponse) -> tuple[str, object]:
+    """What D77 groups by: the lawsuit's CNJ and instance; a response without a lawsuit (an
+    application error) groups by its type and code."""
+    record = orjson.loads(orjson.dumps(stored.json))
+    data = record.get("response_data")
+    if isinstance(data, dict) and isinstance(data.get("code"), str) and data["code"]:
+        return data["code"], data.get("instance")
+    code = data.get("code") if isinstance(data, dict) else None
+    return f"{stored.response_type}:{code}", None
+
+
+@router.get(
+    "/responses/tracking/{origin_id}",
+    summary="Responses of a tracking, the latest per CNJ and instance (D77)",
+    response_class=FastJSON,
+    responses=documented(ResponsesPageOut, 429),
+    dependencies=[Depends(rate_limited)],
+)
+async def list_tracking_responses(
+    origin_id: Annotated[str, Path(max_length=200)],
+    request: Request,
+    config: Annotated[KeyConfig, Depends(require_key("requests"))],
+    state: State,
+    paging: Annotated[PageParams, Depends(page_params(1))],
+    created_at_gte: Annotated[str, date_query()],
+    created_at_lte: Annotated[str, date_query()],
+    order: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            json_schema_extra={"pattern": order_pattern(("created_at",))},
+            description='{"created_at":"asc"}, asc|desc, or order[field]=dir',
+        ),
+    ] = None,
+) -> FastJSON:
+    """D77: the window is required; for each (CNJ, instance) the origin produced responses
+    for inside it, its latest response; ``request_status`` is that of the tracking's latest
+    run. An origin that is not the caller's (or has no responses) gives an empty page."""
+    since = iso(_window_bound("created_at_gte", created_at_gte, end_of_day=False))
+    until = iso(_window_bound("created_at_lte", created_at_lte, end_of_day=True))
+    _field, direction = query_order(request, ("created_at",), default=("created_at", "asc"))
+    newest_first = direction == "desc"
+    latest: dict[tuple[str, object], StoredResponse] = {}
+    for stored in state.responses_by_origin.get((config.key, origin_id), ()):
+        if since <= stored.created_at <= until:
+            latest[_lawsuit_of(stored)] = stored  # made in order: the last one is the latest
+    items = sorted(latest.values(), key=lambda r: r.created_at, reverse=newest_first)
+    page = paginate(items, paging.page, paging.page_size)
+    page["page_data"] = [r.json for r in page["page_data"]]
+    tracking = state.trackings.get(origin_id)
+    run_status: str | None = None
+    if tracking is not None and tracking.key == config.key:
+        run = state.requests.get(str(tracking.record.get("request_id") or ""))
+        run_status = run.status if run is not None else None
+    return answer({"request_status": run_status, **page})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from lawsuit_tui.domain.courts import BR_STATES, Court, all_courts
 from lawsuit_tui.domain.identifiers import make_cnj
@@ -56,6 +57,8 @@ class InstanceRec:
     archived: bool
     period_hours: float  # > 0: new steps keep appearing after the epoch
     stored_at: datetime | None
+    schedule: Any = None
+    """A portfolio lawsuit's own schedule of steps after the epoch (portfolio.py), else None."""
 
 
 @dataclass(slots=True)

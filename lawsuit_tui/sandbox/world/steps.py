@@ -401,6 +401,9 @@ def _slot_jitter(ctx: StepContext, k: int) -> random.Random:
 
 
 def moving_time(ctx: StepContext, k: int) -> datetime:
+    schedule = ctx.inst.schedule
+    if schedule is not None:  # a portfolio lawsuit: its own days (portfolio.py)
+        return schedule.time(k)  # type: ignore[no-any-return]
     r = _slot_jitter(ctx, k)
     hours = ctx.inst.period_hours * (k + r.uniform(0.05, 0.95))
     return ctx.epoch + timedelta(hours=hours)
@@ -408,6 +411,9 @@ def moving_time(ctx: StepContext, k: int) -> datetime:
 
 def moving_count(ctx: StepContext, at: datetime) -> int:
     """How many steps after the epoch are dated at or before ``at``."""
+    schedule = ctx.inst.schedule
+    if schedule is not None:
+        return min(MAX_MOVING_STEPS, schedule.count(at))  # type: ignore[no-any-return]
     period = ctx.inst.period_hours
     if period <= 0 or at <= ctx.epoch:
         return 0
@@ -423,7 +429,8 @@ def moving_step(ctx: StepContext, k: int) -> tuple[dict[str, Any], dict[str, Any
     when = moving_time(ctx, k)
     r = _slot_jitter(ctx, k)
     r.random()  # the jitter draw
-    step_type, template, att_type, _w = _pick(r, texts.MOVING)
+    pool = texts.PORTFOLIO if ctx.inst.schedule is not None else texts.MOVING
+    step_type, template, att_type, _w = _pick(r, pool)
     content = _fill(ctx, r, when, template)
     index = ctx.inst.n_steps + k
     step = _step(ctx, "m", index, when, step_type, content)

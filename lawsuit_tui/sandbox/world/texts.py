@@ -28,6 +28,7 @@ __all__ = [
     "MILESTONE_PHASES",
     "MOVING",
     "PETITION_TEXT",
+    "PORTFOLIO",
     "SENTENCE_TEXT",
     "SENTENCE_TYPES",
     "Milestone",
@@ -60,6 +61,8 @@ FILLER_SECOND: tuple[tuple[str, str, str, int], ...] = _STEPS["filler_second"]
 FILLER_PRECATORY: tuple[tuple[str, str, str, int], ...] = _STEPS["filler_precatory"]
 # The steps of a lawsuit that keeps moving after the epoch.
 MOVING: tuple[tuple[str, str, str, int], ...] = _STEPS["moving"]
+# The steps of a collection portfolio's lawsuits after the epoch (sandbox/world/portfolio.py).
+PORTFOLIO: tuple[tuple[str, str, str, int], ...] = _STEPS["portfolio"]
 DECISIONS: tuple[str, ...] = _STEPS["decisions"]
 # (kind of sentence, its operative words)
 SENTENCE_TYPES: tuple[tuple[str, str], ...] = _STEPS["sentence_types"]

@@ -15,6 +15,7 @@ from lawsuit_tui.sandbox.world import files, miner, steps
 from lawsuit_tui.sandbox.world.criminal import CriminalRecords, involve_busy_person
 from lawsuit_tui.sandbox.world.lawsuits import IndexBuilder, InstanceRec, LawsuitRec, judge_name
 from lawsuit_tui.sandbox.world.people import Entity, Population, build_population
+from lawsuit_tui.sandbox.world.portfolio import Portfolio
 from lawsuit_tui.sandbox.world.rand import iso, normalize_name, rng, short_id
 from lawsuit_tui.sandbox.world.registry import Registry, pick_showcase
 from lawsuit_tui.sandbox.world.samples import build_samples
@@ -128,6 +129,7 @@ class World:
         self._samples: dict[str, Any] | None = None
         self._criminal: CriminalRecords | None = None
         self._registry: Registry | None = None
+        self._portfolio: Portfolio | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -152,7 +154,17 @@ class World:
 
     def record(self, code: str) -> LawsuitRec | None:
         """The index record of a lawsuit (internal shape; for the sandbox's own use)."""
-        return self._lawsuits.get(self._norm_cnj(code))
+        normal = self._norm_cnj(code)
+        return self._lawsuits.get(normal) or self.portfolio.record(normal)
+
+    @property
+    def portfolio(self) -> Portfolio:
+        """The collection portfolio of 10,000 lawsuits that moves day by day (D177)."""
+        if self._portfolio is None:
+            self._portfolio = Portfolio(
+                self.seed, self.epoch, self.pop, taken=lambda code: code in self._lawsuits
+            )
+        return self._portfolio
 
     def records(self) -> list[LawsuitRec]:
         return list(self._lawsuits.values())
@@ -165,14 +177,19 @@ class World:
             return code
 
     def _inst(self, code: str, instance: int) -> tuple[LawsuitRec, InstanceRec] | None:
-        rec = self._lawsuits.get(self._norm_cnj(code))
+        rec = self.record(code)
         if rec is None:
             return None
         inst = rec.inst(instance)
         return None if inst is None else (rec, inst)
 
     def _keys_of(self, codes: list[str]) -> list[tuple[str, int]]:
-        return [(c, i.instance) for c in codes for i in self._lawsuits[c].instances]
+        found: list[tuple[str, int]] = []
+        for code in codes:
+            rec = self._lawsuits.get(code) or self.portfolio.record(code)
+            if rec is not None:
+                found.extend((code, i.instance) for i in rec.instances)
+        return found
 
     # ------------------------------------------------------------------ criminal records
     @property
@@ -192,10 +209,11 @@ class World:
         kind = search_type.lower()
         if kind == "lawsuit_cnj":
             code = self._norm_cnj(key.strip())
-            if code not in self._lawsuits:
+            found = self._keys_of([code])
+            if not found:
                 # D117: a penal execution is found by its number too.
                 return [(code, 1)] if self.criminal.execution(code) else []
-            return self._keys_of([code])
+            return found
         if kind in ("cpf", "cnpj"):
             doc = compact_key(key)
             return self._keys_of(self._by_doc.get(doc, []))
@@ -380,6 +398,12 @@ class World:
         if found is None:
             return []
         start, end = _utc(start), _utc(end)
+        schedule = found[1].schedule
+        # A portfolio lawsuit asked about after its history (a tracking's run): its schedule
+        # alone says whether anything moved, without building the lawsuit.
+        quiet = schedule is not None and schedule.count(start) == schedule.count(end)
+        if quiet and start >= found[1].end:
+            return []
         base = self._base(found[0].code, instance)
         hist = base.history
         lo = steps.visible_history(hist, start)
@@ -390,6 +414,20 @@ class World:
         out.extend(steps.moving_step(base.ctx, k)[0] for k in range(k0, k1))
         out.reverse()
         return out
+
+    def steps_count(self, code: str, instance: int, at: datetime) -> int:
+        """How many steps the court shows at ``at`` (without building the lawsuit when its
+        history is all before ``at``)."""
+        found = self._inst(code, instance)
+        if found is None:
+            return 0
+        rec, inst = found
+        at = _utc(at)
+        if at >= inst.end and inst.schedule is not None:
+            return int(inst.n_steps + inst.schedule.count(at))
+        views = self.court_view(rec.code, instance, at)
+        last = (views[0].get("last_step") or {}) if views else {}
+        return int(last.get("steps_count") or (len(views[0].get("steps") or []) if views else 0))
 
     def attachment(self, code: str, instance: int, attachment_id: str) -> dict[str, Any] | None:
         """The attachment record (as in the lawsuit's attachments), whatever its date."""
@@ -425,13 +463,15 @@ class World:
                     return att
             return None
         k = index - found[1].n_steps
-        if found[1].period_hours <= 0 or not 0 <= k < steps.MAX_MOVING_STEPS:
+        moves = found[1].period_hours > 0 or found[1].schedule is not None
+        if not moves or not 0 <= k < steps.MAX_MOVING_STEPS:
             return None
         _step, moved = steps.moving_step(base.ctx, k)
         return moved if moved is not None and moved["attachment_id"] == attachment_id else None
 
     def _make_base(self, code: str, instance: int) -> _Base:
-        rec = self._lawsuits[code]
+        rec = self.record(code)
+        assert rec is not None
         inst = rec.inst(instance)
         assert inst is not None
         if "(a)" in inst.judge:  # still a title: name the judge, from their own seed

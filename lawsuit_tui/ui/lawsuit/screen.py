@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -135,6 +135,7 @@ class LawsuitTreeScreen(FramedScreen):
         *,
         lawsuit: Lawsuit | None = None,
         stored_copy_at: datetime | None = None,
+        new_steps: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         self.code = code
@@ -142,6 +143,10 @@ class LawsuitTreeScreen(FramedScreen):
         self._given = lawsuit
         self.stored_copy_at = stored_copy_at
         """Set when ``lawsuit`` is the service's stored copy (D101), fetched then."""
+        self.movement_steps: tuple[str, ...] = tuple(new_steps or ())
+        """The steps an inbox movement brought: marked new, and the cursor put on the newest
+        when the lawsuit first shows."""
+        self._reveal = bool(self.movement_steps)
         """The lookup's validated lawsuit: shown without reading the cache's copy again."""
         self.view: LawsuitView | None = None
         self.followed_request: str | None = None
@@ -233,7 +238,17 @@ class LawsuitTreeScreen(FramedScreen):
             self.set_screen_title(self.screen_title())
         self.query_one("#lawsuit-header", Static).update(header_table(lawsuit))
         self._show_banner()
-        self.query_one(LawsuitTree).show(lawsuit, view.new_step_ids, view.new_attachment_ids)
+        tree = self.query_one(LawsuitTree)
+        new_steps = self.movement_steps or view.new_step_ids
+        tree.show(lawsuit, new_steps, view.new_attachment_ids)
+        if self._reveal:
+            self._reveal = False
+            self.run_worker(
+                tree.reveal_steps(self.movement_steps),
+                group="lawsuit.reveal",
+                exclusive=True,
+                exit_on_error=False,
+            )
 
     def _show_banner(self) -> None:
         """Where this copy comes from: provisional, being asked, or what the court's answer

@@ -287,8 +287,9 @@ class LawsuitTree(Tree[NodeData]):
 
     # --- keeping the reader's place ------------------------------------------------------
 
-    def _walk(self) -> Iterable[TreeNode[NodeData]]:
-        pending = list(self.root.children)
+    def _walk(self, top: TreeNode[NodeData] | None = None) -> Iterable[TreeNode[NodeData]]:
+        """Every node under ``top`` (the root by default), in no particular order."""
+        pending = list((top or self.root).children)
         while pending:
             node = pending.pop()
             yield node
@@ -562,6 +563,49 @@ class LawsuitTree(Tree[NodeData]):
     def _add_attachment(self, node: TreeNode[NodeData], attachment: Attachment) -> None:
         new = (attachment.attachment_id or "") in self._new_attachments
         node.add_leaf(attachment_label(attachment, new), data=AttachmentItem(attachment, new))
+
+    # --- showing given steps ------------------------------------------------------------
+
+    async def reveal_steps(self, step_ids: Iterable[str]) -> bool:
+        """Expand Steps (and the year group of the newest of ``step_ids``) and put the cursor
+        on that step: where an inbox movement's new steps are. False if none is here."""
+        wanted = set(step_ids)
+        target = next((s for s in self._index.steps if (s.step_id or "") in wanted), None)
+        node = self._steps_node
+        if target is None or node is None:
+            return False
+        generation = self._generation
+        for group in (node, None):
+            if group is None:  # long histories: the target's year under Steps
+                group = next(
+                    (
+                        child
+                        for child in node.children
+                        if isinstance(child.data, Group)
+                        and child.data.kind == "year"
+                        and child.data.key == _year(target)
+                    ),
+                    None,
+                )
+                if group is None:
+                    break
+            if not group.children:
+                await self._fill(group, generation)  # before expanding: filled once
+            group.expand()
+        if generation != self._generation:
+            return False
+        for found in self._walk(node):
+            data = found.data
+            if isinstance(data, StepItem) and data.step.step_id == target.step_id:
+                # The tree places the nodes just added on its next refresh: only then has
+                # the step a line to move to.
+                self.call_after_refresh(self._go_to, found)
+                return True
+        return False
+
+    def _go_to(self, node: TreeNode[NodeData]) -> None:
+        self.move_cursor(node)
+        self.scroll_to_node(node, animate=False)
 
     # --- filtering -----------------------------------------------------------------------
 

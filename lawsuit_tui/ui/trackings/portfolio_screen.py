@@ -452,7 +452,6 @@ class PortfolioScreen(FramedScreen):
         records = await context.trackings.refresh()
         self.loaded_from_service = True
         self._replace([entry_of(r.to_json_dict()) for r in records], whole=True)
-        self.movement_watch.remember(records)
 
     @work(exclusive=True, group="trackings.poll", exit_on_error=False)
     async def poll(self) -> None:
@@ -591,7 +590,6 @@ class PortfolioScreen(FramedScreen):
         def done(record: TrackingRecord | None) -> None:
             if record is not None:
                 self.replace_record(record)
-                self.movement_watch.remember([record])
                 self.notify(_("Tracking registered."), timeout=4)
 
         self.app.push_screen(TrackingFormScreen(), done)

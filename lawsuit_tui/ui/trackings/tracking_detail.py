@@ -1,11 +1,13 @@
 """One tracking: every field of its record and its movements, newest first.
 
-Enter on a movement opens the lawsuit tree (``app.open_lawsuit``), where the steps new since
-the previous stored version are marked; the table says how many steps each movement brought.
+The movements are the inbox's, filtered to this tracking (``context.inbox``, one place for
+them): Enter opens the lawsuit tree at the steps the movement brought (and marks it read, as
+the inbox does); ``i`` goes to the inbox filtered to this tracking.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar
@@ -20,6 +22,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int
+from lawsuit_tui.domain.inbox import InboxFilter, Movement
 from lawsuit_tui.domain.tiers import LABELS_TAG, TIER_TAG, labels_of, tier_of
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.domain.vocabulary import (
@@ -37,8 +40,6 @@ from lawsuit_tui.ui.messages import LanguageChanged
 from lawsuit_tui.ui.trackings.operations import ask_to_delete, run_operation
 from lawsuit_tui.ui.trackings.tracking_text import (
     STATUS_VARIABLES,
-    Movement,
-    movements,
     recurrence_text,
     search_label,
 )
@@ -48,6 +49,9 @@ if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
 
 __all__ = ["TrackingDetailScreen"]
+
+MOVEMENTS_SHOWN = 200
+"""The newest movements listed here; the inbox (``i``) has them all."""
 
 
 def _yes_no(value: bool | None) -> str:
@@ -62,10 +66,13 @@ class TrackingDetailScreen(FramedScreen):
     TITLE_TEXT = N_("Tracking")
     HELP_TEXT = N_(
         "Every field of the tracking and the movements it produced, newest first. {open} on a "
-        "movement opens the lawsuit, with the new steps marked. Pause, resume, edit or delete "
-        "the tracking from here too."
+        "movement opens the lawsuit at its new steps; {inbox} shows them in the inbox. Pause, "
+        "resume, edit or delete the tracking from here too."
     )
-    HELP_KEYS: ClassVar[Mapping[str, str]] = {"open": "trackings.detail.open"}
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "open": "trackings.detail.open",
+        "inbox": "trackings.detail.inbox",
+    }
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -73,6 +80,7 @@ class TrackingDetailScreen(FramedScreen):
         Binding(
             "enter", "open_movement", _("Open lawsuit"), id="trackings.detail.open", show=False
         ),
+        Binding("i", "inbox", _("Inbox"), id="trackings.detail.inbox", show=False),
         Binding("p", "pause", _("Pause"), id="trackings.detail.pause"),
         Binding("u", "resume", _("Resume"), id="trackings.detail.resume"),
         Binding("e", "edit", _("Edit"), id="trackings.detail.edit"),
@@ -145,6 +153,12 @@ class TrackingDetailScreen(FramedScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         search = search_label(self.record)
+        yield PaletteCommand(
+            _("Movements in the inbox"),
+            search,
+            self.action_inbox,
+            binding_id="trackings.detail.inbox",
+        )
         yield PaletteCommand(
             _("Pause tracking"), search, self.action_pause, binding_id="trackings.detail.pause"
         )
@@ -252,44 +266,35 @@ class TrackingDetailScreen(FramedScreen):
         new_style = theme_style(self.app, "text-accent", bold=True)
         error_style = theme_style(self.app, "text-error")
         for movement in self.movements:
-            response = movement.response
-            lawsuit = movement.lawsuit
-            error = response.application_error
-            if error is not None:
-                # A run that could not read the court: say what happened, and for
-                # which lawsuit when the tracking follows one.
-                code = str(error.code or error.message or "")
-                what = Text(f"{code}: {explain_application_error(code).meaning}", style=error_style)
-                about = Text(self._tracked_code() or "—", style=error_style)
-                table.add_row(
-                    format_datetime(response.created_at),
-                    about,
-                    Text(""),
-                    Text(""),
-                    what,
-                    key=movement.key,
-                )
-                continue
             new = (
-                Text(_("{n} new").format(n=format_int(movement.new_steps)), style=new_style)
-                if movement.new_steps
+                Text(_("{n} new").format(n=format_int(len(movement.steps))), style=new_style)
+                if movement.steps
                 else Text("")
             )
+            if movement.error_code:
+                # A run that could not read the court: what happened, in words.
+                meaning = explain_application_error(movement.error_code).meaning
+                what = Text(f"{movement.error_code}: {meaning}", style=error_style)
+            else:
+                what = Text(", ".join(movement.step_types), style="bold" if movement.unread else "")
             table.add_row(
-                format_datetime(response.created_at),
-                Text(lawsuit.code if lawsuit else "—"),
-                Text(str(lawsuit.instance or "") if lawsuit else ""),
+                format_datetime(movement.received_at),
+                Text(movement.code or self._tracked_code() or "—"),
+                Text(str(movement.instance or "")),
                 new,
-                Text(word(RESPONSE_TYPE_WORDS, response.response_type)),
-                key=movement.key,
+                what,
+                key=movement.movement_id,
             )
         count = len(self.movements)
+        key = self.host.binding_key("trackings.detail.inbox")
         title.update(
             _("Movements: loading…")
             if loading
             else ngettext(
-                "Movements: {n}, newest first", "Movements: {n}, newest first", count
-            ).format(n=format_int(count))
+                "Movements: {n}, newest first · {key} inbox",
+                "Movements: {n}, newest first · {key} inbox",
+                count,
+            ).format(n=format_int(count), key=key)
         )
         empty.update(
             _("Loading movements…")
@@ -311,8 +316,10 @@ class TrackingDetailScreen(FramedScreen):
             record = self.record  # a service without GET /tracking/{id}: keep the list's copy
         else:
             self.set_record(record)
-        responses = await context.trackings.responses(record.tracking_id)
-        self.movements = movements(record, responses)
+        await context.inbox.poll()  # what the runs found since the app's last look
+        chosen = InboxFilter(tracking_id=record.tracking_id)
+        ids = context.inbox.select(chosen)[:MOVEMENTS_SHOWN]
+        self.movements = await asyncio.to_thread(context.inbox.movements, ids)
         self.loaded = True
         self._show_movements()
 
@@ -351,27 +358,22 @@ class TrackingDetailScreen(FramedScreen):
         if movement is None:
             note.update("")
             return
-        error = movement.response.application_error
-        if error is not None:
-            explanation = explain_application_error(error.code or error.message)
-            details = error.details if isinstance(error.details, str) else ""
-            parts = [f"{explanation.code}: {explanation.meaning}", details, explanation.action]
+        if movement.error_code:
+            explanation = explain_application_error(movement.error_code)
+            parts = [f"{explanation.code}: {explanation.meaning}", explanation.action]
             note.update(" ".join(part for part in parts if part))
             return
-        lawsuit = movement.lawsuit
-        if lawsuit is None:
-            note.update(word(RESPONSE_TYPE_WORDS, movement.response.response_type))
-            return
         key = self.host.binding_key("trackings.detail.open")
+        count = len(movement.steps)
         note.update(
             ngettext(
                 "{n} new step in {code} (instance {instance}) · {key} opens the lawsuit",
                 "{n} new steps in {code} (instance {instance}) · {key} opens the lawsuit",
-                movement.new_steps or 0,
+                count,
             ).format(
-                n=format_int(movement.new_steps or 0),
-                code=lawsuit.code,
-                instance=lawsuit.instance or 1,
+                n=format_int(count),
+                code=movement.code or self._tracked_code() or "—",
+                instance=movement.instance or 1,
                 key=key,
             )
         )
@@ -385,22 +387,11 @@ class TrackingDetailScreen(FramedScreen):
 
     def action_open_movement(self) -> None:
         movement = self.selected_movement()
-        if movement is None:
-            return
-        error = movement.response.application_error
-        if error is not None:
-            explanation = explain_application_error(error.code or error.message)
-            details = error.details if isinstance(error.details, str) else ""
-            self.notify(
-                " ".join(p for p in (explanation.meaning, details, explanation.action) if p),
-                title=explanation.code or _("Application error"),
-                timeout=8,
-            )
-            return
-        if movement.lawsuit is None:
-            self.notify(_("This movement holds no lawsuit to open."), timeout=4)
-            return
-        self.host.open_lawsuit(movement.lawsuit.code, movement.lawsuit.instance)
+        if movement is not None:
+            self.host.open_movement(movement)
+
+    def action_inbox(self) -> None:
+        self.host.goto("inbox", tracking_id=self.record.tracking_id)
 
     # --- operations ---------------------------------------------------------------------
 

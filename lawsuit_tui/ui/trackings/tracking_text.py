@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
-from datetime import datetime
 
 from lawsuit_tui.domain import identifiers as ids
 from lawsuit_tui.domain.base import as_datetime
@@ -14,18 +12,14 @@ from lawsuit_tui.domain.formatting import (
     utc_clock_to_local,
     zone_label,
 )
-from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import N_, _, ngettext
 
 __all__ = [
     "STATUS_VARIABLES",
     "TYPE_LABELS",
-    "Movement",
     "last_update",
     "matches_text",
-    "movements",
     "recurrence_text",
     "search_label",
     "type_label",
@@ -116,67 +110,3 @@ def matches_text(record: TrackingRecord, text: str) -> bool:
         parts.extend(record.notification_filters.step_terms)
     haystack = " ".join(parts).casefold()
     return all(word in haystack for word in words)
-
-
-class Movement:
-    """A response a tracking produced: when, which lawsuit, and how many steps are new."""
-
-    def __init__(
-        self, response: ResponseRecord, new_steps: int | None, lawsuit: Lawsuit | None
-    ) -> None:
-        self.response = response
-        self.new_steps = new_steps
-        self.lawsuit = lawsuit
-
-    @property
-    def key(self) -> str:
-        return self.response.response_id or str(id(self))
-
-    @property
-    def when(self) -> datetime | None:
-        return as_datetime(self.response.created_at)
-
-
-def _step_ids(lawsuit: Lawsuit) -> set[str]:
-    return {step.step_id for step in lawsuit.steps or [] if step.step_id}
-
-
-def _steps_after(lawsuit: Lawsuit, moment: datetime | None) -> int | None:
-    if moment is None:
-        return None
-    count = 0
-    for step in lawsuit.steps or []:
-        when = as_datetime(step.step_date)
-        if when is not None and when >= moment:
-            count += 1
-    return count
-
-
-def _order(response: ResponseRecord) -> tuple[float, str]:
-    stamp = as_datetime(response.created_at)
-    return (stamp.timestamp() if stamp else float("-inf"), response.response_id or "")
-
-
-def movements(record: TrackingRecord, responses: Iterable[ResponseRecord]) -> list[Movement]:
-    """The tracking's responses, newest first, each with its count of new steps.
-
-    A step is new in a movement when the previous movement of the same lawsuit did not have
-    it; in a lawsuit's first movement, when it is dated after the tracking was created.
-    """
-    ordered: Sequence[ResponseRecord] = sorted(responses, key=_order)
-    seen: dict[tuple[str, int | None], set[str]] = {}
-    created = as_datetime(record.created_at)
-    found: list[Movement] = []
-    for response in ordered:
-        lawsuit = response.lawsuit
-        if lawsuit is None:
-            found.append(Movement(response, None, None))
-            continue
-        key = (lawsuit.code, lawsuit.instance)
-        ids_now = _step_ids(lawsuit)
-        before = seen.get(key)
-        new = len(ids_now - before) if before is not None else _steps_after(lawsuit, created)
-        seen[key] = ids_now
-        found.append(Movement(response, new, lawsuit))
-    found.reverse()
-    return found

@@ -2,8 +2,8 @@
 
 Each delivery it stores reaches every screen as ``CacheChanged`` (they read the cache again)
 and, when it is news, raises a notice that ``app.follow_notice`` follows to what it is about.
-A tracking's movement delivered by webhook is news only when the movement ledger has not
-announced it already (``claim``), so each movement is announced once.
+A tracking's delivery is news when it stored a movement in the inbox (one the poll stored
+first is not stored again), so each movement is announced once, and the notice leads there.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from lawsuit_tui.i18n import _
+from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.ui.host import host_of
 from lawsuit_tui.ui.messages import CacheChanged, post_to_every_screen
 
@@ -31,11 +31,16 @@ def delivery_notice(summary: DeliverySummary) -> tuple[str, str | None, dict[str
     """What a new webhook delivery says, and where ``app.follow_notice`` takes the user."""
     short = (summary.request_id or summary.reference_id or "")[:8]
     tracking = summary.reference_type == "tracking" or summary.event_type == "tracking_response"
-    if tracking and summary.reference_id:
+    if tracking and summary.movements:
+        count = len(summary.movements)
         return (
-            _("Webhook: a tracking found a new movement."),
-            "trackings",
-            {"tracking_id": summary.reference_id},
+            ngettext(
+                "Webhook: {n} new movement in the inbox.",
+                "Webhook: {n} new movements in the inbox.",
+                count,
+            ).format(n=count),
+            "inbox",
+            {},
         )
     if summary.kind == "response" and summary.request_id:
         if summary.provisional:
@@ -171,7 +176,7 @@ class ReceiverSwitch:
         if not summary.new:
             return  # a redelivery changes nothing
         if not self._is_news(summary):
-            return  # the movement watch's poll has announced this movement already
+            return  # the inbox's poll stored (and announced) this movement already
         message, destination_id, params = delivery_notice(summary)
         if destination_id is None:
             app.notify(message, title=_("Webhooks"), timeout=6)

@@ -49,6 +49,8 @@ class StatusSnapshot:
     """When the wait for the rate limit under way ends (None: no wait)."""
     rate_wait_reason: str = ""
     """"window" (the calls of the window are spent) or "retry_after" (the service said 429)."""
+    unread: int | None = None
+    """Movements of the inbox not read yet (None: not known yet)."""
 
 
 class ShowsStatus(Protocol):
@@ -197,6 +199,14 @@ def _render_status(
         )
     else:
         text.append(_("rate –"))
+    if snapshot.unread:
+        text.append(*sep)
+        text.append(
+            ngettext("{n} unread", "{n} unread", snapshot.unread).format(
+                n=format_int(snapshot.unread)
+            ),
+            "bold",
+        )
     if not (brief and not snapshot.following):
         text.append(*sep)
         text.append(

@@ -11,10 +11,10 @@ from lawsuit_tui.config import load_settings
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
-from lawsuit_tui.services.movements import delivered_movement
 from lawsuit_tui.services.webhooks import WebhookIngestor
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from tests.support.ui_harness import ContextClockHarness, samples, wait_for
+from tests.support.webhook_data import tracking_response
 
 DAY = 86_400.0
 
@@ -27,14 +27,7 @@ def _receiver_settings() -> Any:
 
 def _envelope(tracking_id: str, response: ResponseRecord, callback_id: str) -> dict[str, Any]:
     """What the service sends for a tracking's response (D43)."""
-    return {
-        "user_id": "user-1",
-        "callback_id": callback_id,
-        "event_type": "tracking_response",
-        "reference_type": "tracking",
-        "reference_id": tracking_id,
-        "payload": response.to_json_dict(),
-    }
+    return tracking_response(tracking_id, response.to_json_dict(), callback_id)
 
 
 def _record_notices(app: Any) -> None:
@@ -53,11 +46,7 @@ def _record_notices(app: Any) -> None:
 
 def _movement_notices(app: Any) -> list[str]:
     """Notices that announce a tracking's movement, by the poll or by a webhook."""
-    return [
-        message
-        for message in getattr(app, "notices_given", [])
-        if "new movement" in message or "tracking found a new movement" in message
-    ]
+    return [message for message in getattr(app, "notices_given", []) if "in the inbox" in message]
 
 
 async def _a_tracking_that_moved(
@@ -74,7 +63,7 @@ async def _a_tracking_that_moved(
     record = await context.trackings.create(body)
     watch = app.movement_watch
     assert isinstance(watch, MovementWatch)
-    await watch.check(context, app)  # the first look: remembered, nothing to announce
+    await watch.check(context, app)  # nothing ran yet: nothing to announce
     assert _movement_notices(app) == []
     await sandbox.advance(2 * DAY)
     await sandbox.advance(10)  # the run's request completes
@@ -99,7 +88,7 @@ async def test_a_movement_delivered_then_polled_is_announced_once(
                 answer = await client.post(app.receiver.url, json=envelope)
                 assert answer.status_code == 200
         await wait_for(lambda: len(_movement_notices(app)) == len(responses), pilot.pause)
-        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})
+        assert app._notice_target == ("inbox", {})
 
         context = await app.context()
         await app.movement_watch.check(context, app)  # the poll finds the same run
@@ -121,13 +110,15 @@ async def test_a_movement_polled_then_delivered_is_announced_once() -> None:
         await pilot.pause()
         notices = _movement_notices(app)
         assert len(notices) == 1
-        assert f": {len(responses)} new movement" in notices[0]
+        # the lawsuit's latest response holds every step the runs found (D77, D171)
+        assert notices[0].startswith("1 new movement in the inbox")
 
         # then the webhooks of the same responses, as the embedded receiver hands them over
         ingestor = WebhookIngestor(context.store)
         for number, response in enumerate(responses):
             summary = ingestor.ingest(_envelope(record.tracking_id, response, f"cb-{number}"))
-            assert summary.new and delivered_movement(summary) is not None
+            # the poll stored the latest; an older one's steps are in that movement
+            assert summary.new and summary.movements == ()
             app.receiver_switch.delivered(summary)
         await pilot.pause()
         assert _movement_notices(app) == notices
@@ -135,8 +126,10 @@ async def test_a_movement_polled_then_delivered_is_announced_once() -> None:
             responses
         )  # stored and counted, only not announced
 
-        # a movement nobody announced yet still raises its notice
-        other = responses[0].model_copy(update={"response_id": "resp-not-seen-yet"})
+        # a later movement nobody announced yet still raises its notice
+        other = responses[-1].model_copy(
+            update={"response_id": "resp-not-seen-yet", "created_at": "2026-12-24T12:00:00Z"}
+        )
         app.receiver_switch.delivered(
             ingestor.ingest(_envelope(record.tracking_id, other, "cb-other"))
         )

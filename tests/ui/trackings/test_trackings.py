@@ -8,9 +8,11 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input
 
 from lawsuit_tui.domain.bodies import TrackingCreateBody
+from lawsuit_tui.domain.inbox import InboxFilter
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.errors import OperationNotAvailable
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.inbox.screen import InboxScreen
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
@@ -82,9 +84,9 @@ async def test_register_pause_resume_delete_and_movements() -> None:
         await wait_for(lambda: detail.loaded, pilot.pause)
         assert detail.movements, "a run over new steps gives a movement"
         newest = detail.movements[0]
-        assert newest.lawsuit is not None and newest.lawsuit.code == moving
-        assert newest.new_steps and newest.new_steps > 0
-        # Enter opens the lawsuit tree (new steps marked from the cache)
+        assert newest.code == moving
+        assert newest.steps and newest.unread
+        # Enter opens the lawsuit tree at the movement's new steps, and marks it read
         await pilot.press("enter")
         await wait_for(
             lambda: type(pilot.app.screen).__module__ == "lawsuit_tui.ui.lawsuit.screen",
@@ -174,14 +176,15 @@ async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
         screen.poll()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})
+        assert app._notice_target == ("inbox", {})
         await pilot.press("ctrl+o")  # app.follow_notice
-        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
-        detail = app.screen
-        assert isinstance(detail, TrackingDetailScreen)
-        assert detail.record.tracking_id == record.tracking_id
-        await wait_for(lambda: detail.loaded, pilot.pause)
-        assert detail.movements
+        await wait_for(lambda: isinstance(app.screen, InboxScreen), pilot.pause)
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        await wait_for(lambda: inbox.loaded, pilot.pause)
+        [movement_id] = inbox.movement_list.ids
+        movement = context.inbox.get(movement_id)
+        assert movement is not None and movement.tracking_id == record.tracking_id
 
 
 async def test_edit_and_an_operation_the_service_lacks() -> None:
@@ -250,9 +253,11 @@ async def test_an_app_owned_watch_announces_without_the_screen() -> None:
         )
         record = await context.trackings.create(body)
         watch = MovementWatch()
-        assert await watch.check(context, app)  # first look: remembered, nothing announced
+        assert await watch.check(context, app)  # nothing ran yet: nothing announced
         assert app._notice_target is None
         await sandbox.advance(2 * DAY)
         await sandbox.advance(10)
         await watch.check(context, app)
-        assert app._notice_target == ("trackings", {"tracking_id": record.tracking_id})
+        assert app._notice_target == ("inbox", {})
+        [movement_id] = context.inbox.select(InboxFilter())
+        assert context.inbox.get(movement_id).tracking_id == record.tracking_id  # type: ignore[union-attr]
