@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from lawsuit_tui.api.filters import ResponseFilters
 from lawsuit_tui.domain.bodies import TrackingCreateBody, TrackingPatchBody
 from lawsuit_tui.domain.responses import ResponseRecord
@@ -31,10 +34,19 @@ class TrackingService:
         return TrackingRecord.model_validate(row) if isinstance(row, dict) else None
 
     async def refresh(self) -> list[TrackingRecord]:
-        """Every (non-deleted) tracking from the service, kept in the cache."""
+        """Every (non-deleted) tracking from the service, kept in the cache: only those that
+        changed are written (the app asks every minute, and a portfolio holds thousands),
+        compared off the event loop."""
         found = [t async for t in self._d.api.iter_trackings()]
-        await self._d.cache.upsert_trackings(t.to_json_dict() for t in found)
+        changed = await asyncio.to_thread(self._changed, found)
+        if changed:
+            await self._d.cache.upsert_trackings(changed)
         return found
+
+    def _changed(self, found: list[TrackingRecord]) -> list[dict[str, Any]]:
+        store = self._d.cache.store
+        records = (t.to_json_dict() for t in found)
+        return [r for r in records if store.get_tracking(str(r.get("tracking_id"))) != r]
 
     async def get(self, tracking_id: str) -> TrackingRecord:
         return await self._keep(await self._d.api.get_tracking(tracking_id))

@@ -209,8 +209,15 @@ class WebhookIngestor:
         future: Future[DeliverySummary] = Future()
         with self._writer_lock:
             if self._writer is None or not self._writer.is_alive():
+                # Each writer has its own queue: a delivery arriving while close() stops the
+                # last one starts another, and the stop sent to the old one must not be taken
+                # by the new one (close() would then wait for ever on the old).
+                self._queue = queue.SimpleQueue()
                 self._writer = threading.Thread(
-                    target=self._write_loop, name="lawsuit-tui-webhook-writer", daemon=True
+                    target=self._write_loop,
+                    args=(self._queue,),
+                    name="lawsuit-tui-webhook-writer",
+                    daemon=True,
                 )
                 self._writer.start()
             self._queue.put((body, future))
@@ -227,9 +234,11 @@ class WebhookIngestor:
 
     # ------------------------------------------------------------------ writer thread
 
-    def _write_loop(self) -> None:
+    def _write_loop(
+        self, items: queue.SimpleQueue[tuple[bytes, Future[DeliverySummary]] | None]
+    ) -> None:
         while True:
-            item = self._queue.get()
+            item = items.get()
             if item is None:
                 return
             body, future = item

@@ -191,12 +191,20 @@ class InboxScreen(FramedScreen):
         if loading:
             empty.update(_("Reading the inbox…"))
         elif self.total == 0:
-            empty.update(
-                _(
-                    "No movements yet. A tracking's run that finds new steps puts one here; "
-                    "the inbox asks the service every minute ({key} asks now)."
-                ).format(key=self.host.binding_key("inbox.check"))
-            )
+            text = _(
+                "No movements yet. A tracking's run that finds new steps puts one here; "
+                "the inbox asks the service every minute ({key} asks now)."
+            ).format(key=self.host.binding_key("inbox.check"))
+            if self._in_sandbox():
+                # A new user's first look: give them a morning to triage.
+                text += "\n\n" + _(
+                    "Sandbox: {demo} tracks a demo portfolio of 10,000 lawsuits that move "
+                    "day by day; then {next} moves the sandbox to the next morning."
+                ).format(
+                    demo=self.host.binding_key("inbox.demo"),
+                    next=self.host.binding_key("inbox.next_day"),
+                )
+            empty.update(text)
         else:
             empty.update(
                 _("Nothing matches the filter. {key} clears it.").format(

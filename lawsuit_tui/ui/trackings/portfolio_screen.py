@@ -16,6 +16,7 @@ the screen (D148): it redoes the words it made from its data.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -126,6 +127,8 @@ class PortfolioScreen(FramedScreen):
         self.loaded_from_service = False
         self.wide = False
         self.movement_watch = MovementWatch()
+        self._last_fresh: list[PortfolioEntry] | None = None
+        """The service's list as last taken in (an unchanged one is not redrawn)."""
         self._listening: MovementWatch | None = None
         self._filter_chosen = False
 
@@ -419,10 +422,20 @@ class PortfolioScreen(FramedScreen):
         self._apply_filters()
 
     def replace_records(self, records: Iterable[TrackingRecord]) -> None:
-        """The movement watch's fresh records (the service's whole list)."""
+        """The movement watch's fresh records (the service's whole list, every minute)."""
         if not self.is_attached:
             return
-        self._replace([entry_of(r.to_json_dict()) for r in records], whole=True)
+        self._take_fresh(list(records))
+
+    @work(exclusive=True, group="trackings.fresh", exit_on_error=False)
+    async def _take_fresh(self, records: list[TrackingRecord]) -> None:
+        # Thousands of entries take about a second to build: off the event loop, and the
+        # list redrawn only when the service's list changed since the last look.
+        fresh = await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
+        if fresh == self._last_fresh:
+            return
+        self._last_fresh = fresh
+        self._replace(fresh, whole=True)
 
     def replace_record(self, record: TrackingRecord) -> None:
         self._replace([entry_of(record.to_json_dict())])
@@ -451,7 +464,9 @@ class PortfolioScreen(FramedScreen):
             self._apply_filters()
         records = await context.trackings.refresh()
         self.loaded_from_service = True
-        self._replace([entry_of(r.to_json_dict()) for r in records], whole=True)
+        fresh = await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
+        self._last_fresh = fresh
+        self._replace(fresh, whole=True)
 
     @work(exclusive=True, group="trackings.poll", exit_on_error=False)
     async def poll(self) -> None:
