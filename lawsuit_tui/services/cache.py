@@ -227,6 +227,16 @@ class Cache:
     def datalake_answers_of(self, document: str, kind: str | None = None) -> list[KeptAnswer]:
         return self.store.datalake.of_document(document, kind)
 
+    async def keep_dossier(self, record: dict[str, Any]) -> None:
+        """Keep a dossier's record (store/tables/dossiers.py)."""
+        await self._write(self.store.keep_dossier, record, default=None)
+
+    def dossier(self, document: str) -> dict[str, Any] | None:
+        return self.store.dossiers.get(document)
+
+    def recent_dossiers(self, limit: int | None = None) -> list[dict[str, Any]]:
+        return self.store.dossiers.recent(limit)
+
     async def add_recent_search(self, text: str) -> None:
         await self._write(self.store.add_recent_search, text, default=None)
 

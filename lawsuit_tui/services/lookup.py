@@ -114,6 +114,16 @@ class LookupService:
             fetched_at=fetched_at,
         )
 
+    def cached_at(self, key: SearchKey, flt: Filter | None = None) -> datetime | None:
+        """When the last lookup of ``key`` kept in the cache was fetched (no lawsuit read)."""
+        meta = self._d.cache.get_meta(_meta_key(key, flt))
+        if not isinstance(meta, dict):
+            return None
+        try:
+            return datetime.fromisoformat(str(meta.get("fetched_at")))
+        except ValueError:
+            return None
+
     def recent(self) -> list[str]:
         """What was looked up lately, newest first."""
         return self._d.cache.store.recent_searches()

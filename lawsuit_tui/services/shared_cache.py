@@ -62,6 +62,7 @@ FORWARDED_WRITES = frozenset(
         "save_vault_snapshot",
         "add_recent_search",
         "set_meta",
+        "keep_dossier",
     }
 )
 _HEADER = struct.Struct(">I")
