@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Final
@@ -30,6 +32,7 @@ __all__ = [
     "STEPS",
     "AmountBand",
     "DossierStep",
+    "LawsuitRow",
     "StepStatus",
     "Verdict",
     "amount_band",
@@ -179,3 +182,48 @@ def year_figures(lawsuits: Sequence[Lawsuit]) -> list[tuple[int, int]]:
     if not years:
         return []
     return [(year, years[year]) for year in range(min(years), max(years) + 1)]
+
+
+# --- one line of the lawsuits table --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LawsuitRow:
+    """A lawsuit of the listing as the dossier's table and report show it: court, date of
+    distribution, class, the document's side, amount, last step."""
+
+    code: str
+    instance: int | None
+    court: str
+    distributed: datetime | None
+    class_name: str
+    side: str | None
+    amount: Decimal | None
+    last_step_at: datetime | None
+    last_step: str
+    status: str
+
+    @classmethod
+    def of(cls, lawsuit: Lawsuit, document: str) -> LawsuitRow:
+        court = lawsuit.tribunal_acronym or lawsuit.tribunal or ""
+        if lawsuit.instance:
+            court = f"{court} {lawsuit.instance}º".strip()
+        class_name = next(
+            (c.name for c in lawsuit.classifications or () if c.name), lawsuit.name or ""
+        )
+        last = lawsuit.last_step
+        last_text = ""
+        if last is not None:
+            last_text = (last.step_type or last.content or "").strip()
+        return cls(
+            code=lawsuit.code,
+            instance=lawsuit.instance,
+            court=court,
+            distributed=as_datetime(lawsuit.distribution_date),
+            class_name=class_name,
+            side=side_of(lawsuit, document),
+            amount=_amount(lawsuit.amount),
+            last_step_at=as_datetime(last.step_date) if last is not None else None,
+            last_step=last_text,
+            status=str(lawsuit.status or ""),
+        )
