@@ -227,6 +227,26 @@ class StepCost:
             text += f" ({format_money(self.amount)})"
         return text
 
+    def short(self) -> str:
+        """``4 calls + 1 request (R$ 1,50)``, for a line of the steps; "no cost"."""
+        from lawsuit_tui.domain.formatting import format_money
+
+        parts: list[str] = []
+        if self.calls or self.per_thousand:
+            n = max(self.calls, 1)
+            calls = ngettext("{n} call", "{n} calls", n).format(n=n)
+            parts.append(calls + ("+" if self.per_thousand else ""))
+        if self.requests:
+            parts.append(
+                ngettext("{n} request", "{n} requests", self.requests).format(n=self.requests)
+            )
+        if not parts:
+            return _("no cost")
+        text = " + ".join(parts)
+        if self.amount is not None:
+            text += f" ({format_money(self.amount)})"
+        return text
+
     def to_json(self) -> dict[str, Any]:
         return {
             "calls": self.calls,

@@ -95,6 +95,13 @@ DESTINATIONS: tuple[Destination, ...] = (
         N_("Count lawsuits matching a filter, for prospecting"),
     ),
     Destination(
+        "dossier",
+        "f9",
+        N_("Dossiers"),
+        "lawsuit_tui.ui.dossier.list_screen:DossierListScreen",
+        N_("Due diligence of a CPF or CNPJ: gate, counts, lawsuits, warrants, a decision"),
+    ),
+    Destination(
         "webhooks",
         "f8",
         N_("Webhooks"),
