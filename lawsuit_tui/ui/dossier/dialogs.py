@@ -18,7 +18,7 @@ from lawsuit_tui.domain import vocabulary as v
 from lawsuit_tui.domain.dossier import Verdict
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
-from lawsuit_tui.ui.keys import named_keys
+from lawsuit_tui.ui.keys import named_keys, words_of_key
 from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, show_problems
 
 __all__ = ["DecisionDialog", "DecisionText", "ReportFormatDialog"]
@@ -132,8 +132,9 @@ class ReportFormatDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog", id="rf-box") as box:
             box.border_title = _("Export the dossier")
             yield Static(
-                _("Enter chooses; {key} goes back. The file is new: none is replaced.").format(
-                    key=host_of(self.app).binding_key("dossier.report_format.cancel")
+                _("{choose} chooses; {key} goes back. The file is new: none is replaced.").format(
+                    choose=words_of_key(self.app, "enter"),
+                    key=host_of(self.app).binding_key("dossier.report_format.cancel"),
                 ),
                 classes="dialog-text",
             )

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from lawsuit_tui.domain import vocabulary as v
-from lawsuit_tui.domain.formatting import format_datetime, format_int
+from lawsuit_tui.domain.formatting import format_date, format_int
 from lawsuit_tui.domain.identifiers import InvalidSearchKey
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.dossier import DossierSummary, dossier_key
@@ -32,8 +32,7 @@ __all__ = ["DossierListScreen"]
 
 
 def _cells(item: DossierSummary) -> Sequence[str | Text]:
-    verdict = v.word(v.VERDICT_WORDS, item.verdict) if item.verdict else "—"
-    notes = []
+    notes = [v.word(v.VERDICT_WORDS, item.verdict) if item.verdict else _("no decision")]
     if item.failed:
         notes.append(
             ngettext("{n} step failed", "{n} steps failed", item.failed).format(n=item.failed)
@@ -43,9 +42,8 @@ def _cells(item: DossierSummary) -> Sequence[str | Text]:
     return (
         Text(item.key.display, style="bold"),
         item.name or "",
-        verdict,
-        format_datetime(item.updated_at),
-        ", ".join(notes),
+        " · ".join(notes),
+        format_date(item.updated_at),
     )
 
 
@@ -94,9 +92,8 @@ class DossierListScreen(FramedScreen):
             [
                 ("document", _("Document"), 18),
                 ("name", _("Name"), -3),
-                ("verdict", _("Decision"), -1),
-                ("updated", _("Updated"), 16),
-                ("notes", _("Notes"), -1),
+                ("state", _("Decision"), -2),
+                ("updated", _("Updated"), 11),
             ],
             _cells,
             _key,

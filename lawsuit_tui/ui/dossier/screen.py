@@ -53,6 +53,7 @@ from lawsuit_tui.ui.dossier.sections import (
     steps_table,
 )
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class DossierScreen(FramedScreen):
         "run is asked about once. {refresh} runs again the steps older than the configured "
         "age; {decide} records your decision; {track} tracks the document; {export} saves "
         "the report (HTML, Markdown or JSON). Keys 1 to 6 show the sections; in the lawsuits, "
-        "{filter} filters and {sort} changes the order; Enter opens a lawsuit, a partner's "
+        "{filter} filters and {sort} changes the order; {open} opens a lawsuit, a partner's "
         "dossier or a warrant."
     )
     HELP_KEYS: ClassVar[Mapping[str, str]] = {
@@ -139,6 +140,7 @@ class DossierScreen(FramedScreen):
         "export": "dossier.export",
         "filter": "dossier.filter",
         "sort": "dossier.sort",
+        "open": "enter",
     }
     CSS_PATH = "dossier.tcss"
     # From 120 columns the charts go two a row (dossier.tcss). Not a ClassVar: Textual
@@ -153,7 +155,7 @@ class DossierScreen(FramedScreen):
         Binding("t", "track", _("Track"), id="dossier.track"),
         Binding("x", "export", _("Export"), id="dossier.export"),
         Binding("slash", "filter", _("Filter"), id="dossier.filter", show=False),
-        Binding("o", "sort", _("Order"), id="dossier.sort", show=False),
+        Binding("o", "sort", _("Sort"), id="dossier.sort", show=False),
         *(
             Binding(
                 str(number),
@@ -400,10 +402,10 @@ class DossierScreen(FramedScreen):
         title.update(
             Text(
                 (
-                    _("Partners and administrators: Enter opens a partner's dossier")
+                    _("Partners and administrators: {key} opens a partner's dossier")
                     if entity.is_company
-                    else _("Companies of which this person is a partner: Enter opens one")
-                ),
+                    else _("Companies of which this person is a partner: {key} opens one")
+                ).format(key=words_of_key(self.app, "enter")),
                 style="bold",
             )
         )

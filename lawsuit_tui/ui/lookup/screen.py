@@ -82,7 +82,8 @@ def _hit_row(hit: SearchHit) -> Sequence[str | Text]:
     snippet = Text()
     for number, part in enumerate(hit.snippet.replace(end, start).split(start)):
         snippet.append(part, "bold reverse" if number % 2 else "")
-    return (Text(hit.code, style="bold"), hit.court, snippet)
+    # The index's court is "TJSP · Comarca de ...": the acronym in the column, the rest below.
+    return (Text(hit.code, style="bold"), hit.court.split(" · ")[0], snippet)
 
 
 def _hit_key(hit: SearchHit) -> str:
