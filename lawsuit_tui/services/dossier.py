@@ -29,7 +29,7 @@ from typing import Any
 
 from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
-from lawsuit_tui.domain.dossier import GATED_STEPS, StepStatus, Verdict, steps_for
+from lawsuit_tui.domain.dossier import GATED_STEPS, StepStatus, Verdict, side_of, steps_for
 from lawsuit_tui.domain.enums import RequestStatus, ResponseType
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
@@ -264,7 +264,10 @@ class DossierService:
                         )
                     )
                     continue
-                result = await self._run_step(plan, planned, say)
+                extras: dict[str, Any] = {}
+                result = await self._run_step(plan, planned, say, extras)
+                if "listing" in extras:
+                    record["listing"] = extras["listing"]  # D198, kept by finish()
                 if step == "gate" and result.status == StepStatus.DONE:
                     kept = self._datalake.kept_has_lawsuits(key)
                     any_lawsuit = kept.value if kept is not None else None
@@ -281,7 +284,9 @@ class DossierService:
         assert dossier is not None
         return dossier
 
-    async def _run_step(self, plan: DossierPlan, planned: PlannedStep, say: Progress) -> StepRecord:
+    async def _run_step(
+        self, plan: DossierPlan, planned: PlannedStep, say: Progress, extras: dict[str, Any]
+    ) -> StepRecord:
         step, key, age = planned.step, plan.key, plan.max_age
         started, ran_at = time.monotonic(), self._d.now()
         say(DossierProgress(step, StepStatus.RUNNING, self._running_words(step)))
@@ -299,7 +304,7 @@ class DossierService:
                 kept = await datalake.entity(key, max_age=age)
                 fetched, from_cache, cost = kept.fetched_at, kept.from_cache, kept.cost.calls
             else:
-                fetched, from_cache, cost = await self._listing(key, planned)
+                fetched, from_cache, cost = await self._listing(key, planned, extras)
         except Exception as error:  # a failed step says why; the others go on
             return StepRecord(
                 step,
@@ -327,10 +332,15 @@ class DossierService:
             oldest = kept.fetched_at if oldest is None else min(oldest, kept.fetched_at)
         return oldest or self._d.now(), all_cached, calls
 
-    async def _listing(self, key: SearchKey, planned: PlannedStep) -> tuple[datetime, bool, int]:
+    async def _listing(
+        self, key: SearchKey, planned: PlannedStep, extras: dict[str, Any]
+    ) -> tuple[datetime, bool, int]:
         if planned.from_cache and planned.kept_at is not None:
+            kept = await asyncio.to_thread(self._lookup.cached_summaries, key)
+            extras["listing"] = [_summary(lawsuit, key.key) for lawsuit in kept or []]
             return planned.kept_at, True, 0
         result = await self._lookup.lookup(key)
+        extras["listing"] = [_summary(lawsuit, key.key) for lawsuit in result.lawsuits]
         return result.fetched_at, False, listing_cost(len(result.lawsuits)).calls
 
     def _running_words(self, step: str) -> str:
@@ -479,8 +489,14 @@ class DossierService:
             entity = datalake.kept_entity(key)
             dossier.entities = list(entity.value.response_data) if entity is not None else None
         if "lawsuits" in ran and ran["lawsuits"].status != StepStatus.SKIPPED:
-            listing = self._lookup.cached(key)
-            dossier.lawsuits = list(listing.lawsuits) if listing is not None else None
+            # D198: the listing as the dossier keeps it (each lawsuit without its steps, its
+            # parties but the document's holder): the table, the charts and the report read
+            # nothing else, and opening a lawsuit reads it whole from the cache.
+            listing = record.get("listing")
+            if isinstance(listing, list):
+                dossier.lawsuits = [Lawsuit.model_validate(item) for item in listing]
+            else:
+                dossier.lawsuits = self._lookup.cached_summaries(key)
         elif "lawsuits" in ran:
             dossier.lawsuits = []
         for step in ("warrants", "executions"):
@@ -601,6 +617,21 @@ class DossierService:
 
 
 # --- helpers ----------------------------------------------------------------------------
+
+
+_SUMMARY_DROPS = ("steps", "attachments", "phase_history", "pipelines", "related_lawsuits")
+
+
+def _summary(lawsuit: Lawsuit, document: str) -> dict[str, Any]:
+    """A lawsuit of the listing as the dossier keeps it (D198): what its table, charts and
+    report read, the side of the document's holder included, without steps and the other
+    parties (a dossier of 10,000 steps reopens in milliseconds)."""
+    data = lawsuit.to_json_dict()
+    for name in _SUMMARY_DROPS:
+        data.pop(name, None)
+    side = side_of(lawsuit, document)
+    data["parties"] = [{"main_document": document, "side": side}] if side is not None else []
+    return data
 
 
 def _request_time(record: RequestRecord) -> datetime | None:

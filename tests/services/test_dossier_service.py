@@ -11,7 +11,7 @@ import pytest
 
 from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.config import DossierCount, DossierProfile
-from lawsuit_tui.domain.dossier import StepStatus, Verdict
+from lawsuit_tui.domain.dossier import StepStatus, Verdict, side_of
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.dossier import DossierProgress, dossier_key
@@ -92,6 +92,9 @@ async def test_a_run_on_the_busy_person_fills_every_part_and_reopens_offline(
     assert again is not None
     assert [c.total for c in again.counts] == [c.total for c in dossier.counts]
     assert len(again.lawsuits or []) == len(dossier.lawsuits or [])
+    # D198: the dossier keeps its listing without steps, the holder's side kept.
+    assert again.lawsuits and not any(lawsuit.steps for lawsuit in again.lawsuits)
+    assert {side_of(lawsuit, busy.key) for lawsuit in again.lawsuits} == {"Active", "Passive"}
     assert len(again.warrants or []) == len(dossier.warrants or [])
     assert again.entity is not None and again.entity.name == dossier.name
 

@@ -182,6 +182,7 @@ class DossierScreen(FramedScreen):
         self._started: dict[str, float] = {}
         self._order = SORTS[0][0]
         self._rows: list[LawsuitRow] = []
+        self._charts_drawn = False
 
     # --- layout --------------------------------------------------------------------------
 
@@ -231,6 +232,11 @@ class DossierScreen(FramedScreen):
         self.query_one("#dossier-progress", ProgressBar).display = False
         self.query_one("#lawsuit-filter", Input).display = False
         self.query_one("#dossier-tabs", TabbedContent).focus()
+        context = self.host.services
+        if context is not None:
+            # The cache is read while the first frame is drawn, not after it: a dossier
+            # reopened offline shows in one go (bench/dossier.py).
+            self.services_ready(context)
 
     def on_services_ready(self, context: ServiceContext) -> None:
         try:
@@ -364,7 +370,11 @@ class DossierScreen(FramedScreen):
         self._show_overview(dossier)
         self.query_one("#identity-card", Static).update(identity_card(dossier))
         self._show_partners(dossier)
-        self._show_charts(dossier)
+        # The charts are drawn when their section is first shown: opening a dossier does not
+        # wait for four plots nobody has looked at yet.
+        self._charts_drawn = False
+        if self.query_one("#dossier-tabs", TabbedContent).active == "tab-exposure":
+            self._show_charts(dossier)
         self._rows = [
             LawsuitRow.of(lawsuit, dossier.document) for lawsuit in dossier.lawsuits or []
         ]
@@ -411,7 +421,13 @@ class DossierScreen(FramedScreen):
         )
         options.add_options([Option(partner_line(p), id=str(i)) for i, p in enumerate(partners)])
 
+    @on(TabbedContent.TabActivated, "#dossier-tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "tab-exposure" and not self._charts_drawn and self.dossier:
+            self._show_charts(self.dossier)
+
     def _show_charts(self, dossier: Dossier) -> None:
+        self._charts_drawn = True
         charts = self.query_one("#charts", Container)
         charts.remove_children()
         self.query_one("#exposure-counts", Static).update(exposure_summary(dossier))
