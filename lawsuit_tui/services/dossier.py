@@ -219,15 +219,21 @@ class DossierService:
         return PlannedStep(step, StepCost() if at else StepCost(requests=1), at)
 
     def _request_fresh(self, key: SearchKey, step: str, age: timedelta | None) -> datetime | None:
+        """When the data of a request step were fetched (this app's clock, as every step's:
+        the service's own times may run on another clock), if younger than ``age`` and the
+        request is complete in the cache."""
         record = self._d.cache.dossier(key.key) or {}
         request_id = (record.get("requests") or {}).get(step)
         if not request_id or age is None:
             return None
+        done = StepRecord.from_json(step, (record.get("steps") or {}).get(step))
+        if done.status != StepStatus.DONE or done.fetched_at is None:
+            return None
         cached = self._requests.cached_record(str(request_id))
         if cached is None or cached.status != RequestStatus.COMPLETED:
             return None
-        at = _request_time(cached)
-        return at if at is not None and self._d.now() - at <= age else None
+        at = done.fetched_at
+        return at if self._d.now() - at <= age else None
 
     # --- running ------------------------------------------------------------------------------
 
@@ -399,7 +405,8 @@ class DossierService:
         return StepRecord(
             step,
             StepStatus.DONE if done else StepStatus.FAILED,
-            fetched_at=(_request_time(final) if final is not None else None) or self._d.now(),
+            # When this app got the answers (its clock, as for every other step).
+            fetched_at=self._d.now(),
             cost=StepCost(
                 requests=1, amount=float(amount) if isinstance(amount, int | float) else None
             ),
@@ -632,16 +639,6 @@ def _summary(lawsuit: Lawsuit, document: str) -> dict[str, Any]:
     side = side_of(lawsuit, document)
     data["parties"] = [{"main_document": document, "side": side}] if side is not None else []
     return data
-
-
-def _request_time(record: RequestRecord) -> datetime | None:
-    from lawsuit_tui.domain.base import as_datetime
-
-    for value in (record.completed_at, record.updated_at, record.created_at):
-        found = as_datetime(value) if isinstance(value, datetime | str) else None
-        if found is not None:
-            return found
-    return None
 
 
 def _status_words(record: RequestRecord) -> str:

@@ -220,6 +220,8 @@ def overview_text(dossier: Dossier) -> Text:
             ngettext(
                 "{n} warrant ({open} open)", "{n} warrants ({open} open)", len(dossier.warrants)
             ).format(n=len(dossier.warrants), open=wanted)
+            if dossier.warrants
+            else _("no arrest warrant")
         )
     if dossier.executions is not None:
         serving = sum(1 for e in dossier.executions if execution_is_active(e))
@@ -229,6 +231,8 @@ def overview_text(dossier: Dossier) -> Text:
                 "{n} executions ({serving} being served)",
                 len(dossier.executions),
             ).format(n=len(dossier.executions), serving=serving)
+            if dossier.executions
+            else _("no penal execution")
         )
     if criminal:
         text.append(_("Criminal") + ": ", "bold")
