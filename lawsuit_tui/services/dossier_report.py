@@ -639,7 +639,10 @@ def report_name(dossier: Dossier, fmt: str, generated_at: datetime) -> str:
     """``dossie-37132492292-20261116-0930.html``: the document and when, never a name (a
     file name outlives the decision it was made for, and a person's name in it is personal
     data on a shared disk)."""
-    return f"dossie-{dossier.key.key}-{generated_at:%Y%m%d-%H%M}.{fmt}"
+    from lawsuit_tui.domain.formatting import display_zone
+
+    local = generated_at.astimezone(display_zone())  # the time the reader's clock showed
+    return f"dossie-{dossier.key.key}-{local:%Y%m%d-%H%M}.{fmt}"
 
 
 def save_report(dossier: Dossier, fmt: str, folder: Path, generated_at: datetime) -> Path:
