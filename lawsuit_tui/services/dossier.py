@@ -123,6 +123,17 @@ def _problem(error: BaseException) -> str:
     return text or type(error).__name__
 
 
+def _failed(step: str, error: BaseException, ran_at: datetime, started: float) -> StepRecord:
+    """A step that failed, with why (the others go on)."""
+    return StepRecord(
+        step,
+        StepStatus.FAILED,
+        problem=_problem(error),
+        ran_at=ran_at,
+        seconds=time.monotonic() - started,
+    )
+
+
 def _key_of(record: Mapping[str, Any]) -> SearchKey | None:
     try:
         return parse_search_key(str(record.get("document") or ""))
@@ -312,13 +323,7 @@ class DossierService:
             else:
                 fetched, from_cache, cost = await self._listing(key, planned, extras)
         except Exception as error:  # a failed step says why; the others go on
-            return StepRecord(
-                step,
-                StepStatus.FAILED,
-                problem=_problem(error),
-                ran_at=ran_at,
-                seconds=time.monotonic() - started,
-            )
+            return _failed(step, error, ran_at, started)
         return StepRecord(
             step,
             StepStatus.DONE,
@@ -393,13 +398,7 @@ class DossierService:
                 elif isinstance(event, Completed):
                     final = event.record
         except Exception as error:
-            return StepRecord(
-                step,
-                StepStatus.FAILED,
-                problem=_problem(error),
-                ran_at=ran_at,
-                seconds=time.monotonic() - started,
-            )
+            return _failed(step, error, ran_at, started)
         amount = final.cost if final is not None else None
         done = final is not None and final.status == RequestStatus.COMPLETED
         return StepRecord(

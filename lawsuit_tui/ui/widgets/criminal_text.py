@@ -98,12 +98,16 @@ def _regime(value: object) -> str:
 # --- warrants ----------------------------------------------------------------------------
 
 
-def warrant_meaning(warrant: Warrant) -> Text:
-    """One line: what this warrant means for the person, reversed when they are wanted."""
-    said, alarm = warrant_meaning_words(warrant)
+def _meaning(said: str, alarm: bool) -> Text:
+    """A meaning in bold; an alarm (wanted, serving) marked and reversed."""
     if alarm:
         return Text("⚠ " + said, style="bold reverse")
     return Text(said, style="bold")
+
+
+def warrant_meaning(warrant: Warrant) -> Text:
+    """One line: what this warrant means for the person, reversed when they are wanted."""
+    return _meaning(*warrant_meaning_words(warrant))
 
 
 def _warrant_kind(warrant: Warrant) -> str:
@@ -228,10 +232,7 @@ def _execution_sentence(execution: Lawsuit) -> str:
 
 
 def execution_meaning(execution: Lawsuit) -> Text:
-    said, alarm = execution_meaning_words(execution)
-    if alarm:
-        return Text("⚠ " + said, style="bold reverse")
-    return Text(said, style="bold")
+    return _meaning(*execution_meaning_words(execution))
 
 
 def _convicted(execution: Lawsuit) -> str:
