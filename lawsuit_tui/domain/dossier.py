@@ -28,7 +28,6 @@ __all__ = [
     "DATALAKE_STEPS",
     "DEFAULT_STEPS",
     "GATED_STEPS",
-    "PAID_REQUEST_STEPS",
     "STEPS",
     "AmountBand",
     "DossierStep",
@@ -58,8 +57,6 @@ STEPS: Final[tuple[str, ...]] = tuple(step.value for step in DossierStep)
 DEFAULT_STEPS: Final = STEPS
 DATALAKE_STEPS: Final = frozenset({"gate", "count", "aggregations", "entity", "lawsuits"})
 """Steps answered by the lawsuits service's datalake (billable calls, D108)."""
-PAID_REQUEST_STEPS: Final = frozenset({"warrants", "executions"})
-"""Steps that are requests (``POST /requests``), paid per request (D118)."""
 GATED_STEPS: Final = frozenset({"count", "aggregations", "lawsuits"})
 """D190: what a gate that found no lawsuit makes pointless (each would answer zero)."""
 

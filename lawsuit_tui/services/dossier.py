@@ -29,7 +29,14 @@ from typing import Any
 
 from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
-from lawsuit_tui.domain.dossier import GATED_STEPS, StepStatus, Verdict, side_of, steps_for
+from lawsuit_tui.domain.dossier import (
+    DATALAKE_STEPS,
+    GATED_STEPS,
+    StepStatus,
+    Verdict,
+    side_of,
+    steps_for,
+)
 from lawsuit_tui.domain.enums import RequestStatus, ResponseType
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
@@ -268,8 +275,8 @@ class DossierService:
             any_lawsuit: bool | None = None
             for planned in plan.steps:
                 step = planned.step
-                if step not in ("gate", "count", "aggregations", "entity", "lawsuits"):
-                    continue
+                if step not in DATALAKE_STEPS:
+                    continue  # the requests run beside this chain
                 if step in GATED_STEPS and any_lawsuit is False:
                     # D190: the gate found nothing; counting it would cost and answer zero.
                     await finish(

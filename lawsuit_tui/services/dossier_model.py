@@ -11,7 +11,7 @@ step and the guide's counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,12 +20,9 @@ from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.config import DossierCount, default_dossier_counts
 from lawsuit_tui.domain.datalake import LAWSUITS_PAGE_SIZE, DatalakeSearch, SyntheticAggregations
 from lawsuit_tui.domain.dossier import (
-    DATALAKE_STEPS,
     DEFAULT_STEPS,
-    PAID_REQUEST_STEPS,
     StepStatus,
     Verdict,
-    steps_for,
 )
 from lawsuit_tui.domain.entities import Entity
 from lawsuit_tui.domain.identifiers import SearchKey
@@ -315,18 +312,6 @@ class DossierPlan:
     @property
     def needs_confirmation(self) -> bool:
         return self.paid and self.profile.confirm
-
-
-def plan_steps(search_type: str, wanted: Sequence[str]) -> list[str]:
-    return steps_for(search_type, wanted)
-
-
-def is_datalake(step: str) -> bool:
-    return step in DATALAKE_STEPS
-
-
-def is_request(step: str) -> bool:
-    return step in PAID_REQUEST_STEPS
 
 
 # --- the dossier ------------------------------------------------------------------------

@@ -65,6 +65,7 @@ class Table:
     rows: list[list[str]]
     numeric: frozenset[int] = frozenset()
     """Columns aligned right (numbers, money)."""
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def _identity(dossier: Dossier) -> Section:
     section.blocks.append(Table([_("Field"), _("Value")], rows))
     partners = entity.partner_links
     if partners:
-        title_rows = [
+        partner_rows = [
             [
                 p.name or "?",
                 format_document(p.main_document) if p.main_document else "",
@@ -202,13 +203,16 @@ def _identity(dossier: Dossier) -> Section:
             ]
             for p in partners
         ]
-        section.lines.append(
-            _("Companies this person is a partner of:")
-            if not entity.is_company
-            else _("Partners and administrators (QSA):")
-        )
         section.blocks.append(
-            Table([_("Name"), _("Document"), _("Position"), _("Since")], title_rows)
+            Table(
+                [_("Name"), _("Document"), _("Position"), _("Since")],
+                partner_rows,
+                title=(
+                    _("Companies this person is a partner of:")
+                    if not entity.is_company
+                    else _("Partners and administrators (QSA):")
+                ),
+            )
         )
     return section
 
@@ -433,7 +437,8 @@ def _md_table(table: Table) -> list[str]:
         + "|"
     )
     body = ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
-    return [head, rule, *body]
+    title = [f"**{_md_cell(table.title)}**", ""] if table.title else []
+    return [*title, head, rule, *body]
 
 
 def _bar_text(value: int, top: int, width: int = 20) -> str:
@@ -505,7 +510,8 @@ def _html_table(table: Table) -> str:
         + "</tr>"
         for row in table.rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+    title = f"<h3>{_e(table.title)}</h3>" if table.title else ""
+    return f"{title}<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
 def _html_bars(bars: Bars) -> str:
