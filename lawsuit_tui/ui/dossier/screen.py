@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -38,6 +39,7 @@ from lawsuit_tui.domain.formatting import format_date, format_datetime, format_m
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.services.dossier import DossierProgress, dossier_key
+from lawsuit_tui.services.dossier_model import StepRecord
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.dossier.charts import chart_widget
 from lawsuit_tui.ui.dossier.sections import (
@@ -58,7 +60,7 @@ from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
 if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
-    from lawsuit_tui.services.dossier_model import Dossier, DossierPlan, StepRecord
+    from lawsuit_tui.services.dossier_model import Dossier, DossierPlan
     from lawsuit_tui.ui.dossier.dialogs import DecisionText
     from lawsuit_tui.ui.messages import LanguageChanged
 
@@ -183,6 +185,8 @@ class DossierScreen(FramedScreen):
         self._order = SORTS[0][0]
         self._rows: list[LawsuitRow] = []
         self._charts_drawn = False
+        self.last_export: Path | None = None
+        """The last report saved from this screen."""
 
     # --- layout --------------------------------------------------------------------------
 
@@ -669,7 +673,7 @@ class DossierScreen(FramedScreen):
             return
         from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
 
-        def chosen(folder: Any) -> None:
+        def chosen(folder: Path | None) -> None:
             if folder is not None:
                 self._export(fmt, folder)
 
@@ -683,7 +687,7 @@ class DossierScreen(FramedScreen):
         )
 
     @work(exclusive=True, group="dossier.export", exit_on_error=False)
-    async def _export(self, fmt: str, folder: Any) -> None:
+    async def _export(self, fmt: str, folder: Path) -> None:
         from lawsuit_tui.services.dossier_report import save_report
 
         context = await self.services()
@@ -694,9 +698,6 @@ class DossierScreen(FramedScreen):
         path = await asyncio.to_thread(save_report, dossier, fmt, folder, now)
         self.last_export = path
         self.notify(_("Saved {path}").format(path=path))
-
-    last_export: Any = None
-    """The path of the last report saved from this screen (tests read it)."""
 
     def action_filter(self) -> None:
         self.action_show_tab("tab-lawsuits")
@@ -817,8 +818,6 @@ class DossierScreen(FramedScreen):
 
 
 def _planned(step: str) -> StepRecord:
-    from lawsuit_tui.services.dossier_model import StepRecord
-
     return StepRecord(step, StepStatus.PLANNED)
 
 
