@@ -7,9 +7,12 @@ Before any paid step it says on standard error what the run will cost and asks o
 answers for the script, and without a terminal to ask a paid run is refused (exit 2) unless the
 profile says ``confirm = false`` (D191). ``--offline`` prints the kept dossier, no call.
 
-Exit codes: 0 done; 1 a step failed (the report says which and why; the others ran), or
-nothing is kept offline; 2 bad input, or a paid run without ``--yes`` and no terminal (before
-any call); 5 not all of it could be kept in the cache.
+Exit codes (``exit_codes.py``): 0 done (a document without lawsuits too: a clean dossier is
+an answer); 1 a step failed (the report says which and why; the others ran); 2 bad input, or a
+paid run without ``--yes`` and no terminal (before any call); 3 every failed step was a search
+the service answered only with errors (the BNMP down, D199); 4 no dossier of the document is
+kept (``--offline``); 5 not all of it could be kept in the cache. A paid run is refused before
+any call when nothing could keep what it buys (D136).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from lawsuit_tui.commands.output import (
+    EXIT_APPLICATION_ERROR,
     EXIT_BAD_INPUT,
+    EXIT_NOTHING_MATCHED,
     EXIT_OK,
     EXIT_REFUSED,
     bad_input_message,
@@ -36,7 +41,7 @@ from lawsuit_tui.domain.identifiers import InvalidSearchKey
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.dossier import DossierProgress, dossier_key
-from lawsuit_tui.services.dossier_model import DossierPlan, ProfileError, profile_of
+from lawsuit_tui.services.dossier_model import Dossier, DossierPlan, ProfileError, profile_of
 from lawsuit_tui.services.dossier_report import report_bytes
 from lawsuit_tui.services.errors import os_problem
 from lawsuit_tui.services.export import FileExists, write_new_file
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                         key=key.display
                     )
                 )
-                return EXIT_REFUSED
+                return EXIT_NOTHING_MATCHED
         else:
             plan = await asyncio.to_thread(
                 lambda: service.plan(key, profile=profile, steps=args.steps, max_age=age)
@@ -104,10 +109,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 error_line(os_problem(exc, out, setting="--out"))
                 return EXIT_REFUSED
             error_line(_("report saved in {path}").format(path=target))
-        failed = [n for n, r in dossier.steps.items() if r.status == StepStatus.FAILED]
-        return EXIT_REFUSED if failed and not args.offline else EXIT_OK
+        return EXIT_OK if args.offline else _exit_code(dossier)
 
     return run_with_context(settings, use_case, needs_cache=not args.offline)
+
+
+def _exit_code(dossier: Dossier) -> int:
+    """0, or what the failed steps say: 3 when each was answered, but only with errors."""
+    failed = [r for r in dossier.steps.values() if r.status == StepStatus.FAILED]
+    if not failed:
+        return EXIT_OK
+    return EXIT_APPLICATION_ERROR if all(r.error_codes for r in failed) else EXIT_REFUSED
 
 
 def _agreed(plan: DossierPlan, yes: bool) -> bool:

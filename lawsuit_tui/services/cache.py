@@ -44,6 +44,7 @@ _KINDS = {
     "keep_datalake_answers": "datalake",
     "begin_portfolio_import": "imports",
     "settle_portfolio_import": "imports",
+    "keep_dossier": "dossiers",
 }
 _BOOKKEEPING = frozenset({"set_meta", "add_recent_search"})
 
@@ -91,6 +92,7 @@ class Unkept:
             "vault": lambda n: ngettext("{n} vault status", "{n} vault statuses", n),
             "datalake": lambda n: ngettext("{n} datalake answer", "{n} datalake answers", n),
             "imports": lambda n: ngettext("{n} record of an import", "{n} records of an import", n),
+            "dossiers": lambda n: ngettext("{n} dossier update", "{n} dossier updates", n),
         }
         return ", ".join(
             words[k](n).format(n=n)

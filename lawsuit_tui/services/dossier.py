@@ -37,7 +37,7 @@ from lawsuit_tui.domain.dossier import (
     side_of,
     steps_for,
 )
-from lawsuit_tui.domain.enums import RequestStatus, ResponseType
+from lawsuit_tui.domain.enums import ApplicationErrorCode, RequestStatus, ResponseType
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.portfolio import ImportRow
@@ -81,6 +81,17 @@ DOSSIER_LABEL = "dossier"
 """D194: the portfolio label of a tracking made from a dossier."""
 
 _RESPONSE_TYPE = {"warrants": ResponseType.WARRANT, "executions": ResponseType.EXECUTION}
+_NOTICES = frozenset({ResponseType.APPLICATION_INFO, ResponseType.APPLICATION_WARNING})
+# D199: the application errors that answer a search with "there is none": a clean result.
+_NONE_FOUND = frozenset(
+    str(code)
+    for code in (
+        ApplicationErrorCode.WARRANT_NOT_FOUND,
+        ApplicationErrorCode.EXECUTION_NOT_FOUND,
+        ApplicationErrorCode.ENTITY_NOT_FOUND,
+        ApplicationErrorCode.LAWSUIT_NOT_FOUND,
+    )
+)
 
 
 def dossier_key(text: str) -> SearchKey:
@@ -404,22 +415,51 @@ class DossierService:
                     say(DossierProgress(step, StepStatus.RUNNING, _status_words(event.record)))
                 elif isinstance(event, Completed):
                     final = event.record
+            done = final is not None and final.status == RequestStatus.COMPLETED
+            errors = await asyncio.to_thread(self._search_errors, request_id) if done else {}
         except Exception as error:
             return _failed(step, error, ran_at, started)
         amount = final.cost if final is not None else None
-        done = final is not None and final.status == RequestStatus.COMPLETED
+        problem = None if done else _("the request was cancelled")
+        if errors:
+            # D199: answered, but only with errors (the BNMP down, a court limiting): that is
+            # no "none found", and saying so would clear a person nobody searched.
+            problem = _("the service could not search ({errors}); refresh to ask again").format(
+                errors="; ".join(
+                    f"{code}: {text}" if text and text != code else code
+                    for code, text in errors.items()
+                )
+            )
         return StepRecord(
             step,
-            StepStatus.DONE if done else StepStatus.FAILED,
+            StepStatus.DONE if done and not errors else StepStatus.FAILED,
             # When this app got the answers (its clock, as for every other step).
             fetched_at=self._d.now(),
             cost=StepCost(
                 requests=1, amount=float(amount) if isinstance(amount, int | float) else None
             ),
-            problem=None if done else _("the request was cancelled"),
+            problem=problem,
             ran_at=ran_at,
             seconds=time.monotonic() - started,
+            error_codes=tuple(errors),
         )
+
+    def _search_errors(self, request_id: str) -> dict[str, str]:
+        """Each application-error code of a search answered with nothing else, and what the
+        service said of it, bar the codes that mean "none found" (D199); {} otherwise."""
+        said: dict[str, str] = {}
+        for response in self._requests.cached_responses(request_id):
+            if response.response_type in _NOTICES:
+                continue  # D69's completion notice, a warning: neither found nor failed
+            error = response.application_error
+            if error is None:
+                return {}  # something was found: the errors are of some courts only
+            code = str(error.code or "?")
+            if code.upper() in _NONE_FOUND:
+                return {}
+            text = error.details if isinstance(error.details, str) and error.details else None
+            said.setdefault(code, text or error.message or "")
+        return said
 
     async def _unfinished_request(self, record: Mapping[str, Any], step: str) -> str | None:
         """The request an earlier run created for ``step`` and did not see end (D196)."""
@@ -515,21 +555,26 @@ class DossierService:
         for step in ("warrants", "executions"):
             request_id = dossier.request_ids.get(step)
             if step in ran and request_id:
-                self._criminal(dossier, step, request_id)
+                self._criminal(
+                    dossier, step, request_id, failed=ran[step].status == StepStatus.FAILED
+                )
         return dossier
 
-    def _criminal(self, dossier: Dossier, step: str, request_id: str) -> None:
+    def _criminal(self, dossier: Dossier, step: str, request_id: str, *, failed: bool) -> None:
+        """The warrants or executions the step's request found; a failed search that found
+        none leaves them unknown (None), never "none found" (D199)."""
         responses = self._requests.cached_responses(request_id)
         request = self._requests.cached_record(request_id)
         if step == "warrants":
-            dossier.warrants = [r.warrant for r in responses if r.warrant is not None]
+            warrants = [r.warrant for r in responses if r.warrant is not None]
+            dossier.warrants = warrants if warrants or not failed else None
         else:
             found: list[Lawsuit] = []
             for response in responses:
                 execution = as_execution(response, request)
                 if execution is not None:
                     found.append(execution)
-            dossier.executions = found
+            dossier.executions = found if found or not failed else None
 
     def recent(self, limit: int | None = None) -> list[DossierSummary]:
         """Every dossier kept, the one updated last first (blocking: from a thread)."""

@@ -330,6 +330,9 @@ class StepRecord:
     problem: str | None = None
     ran_at: datetime | None = None
     seconds: float | None = None
+    error_codes: tuple[str, ...] = ()
+    """D199: the application-error codes a search was answered with, and nothing else (the
+    step failed although the service answered: exit 3 for a command)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -338,6 +341,7 @@ class StepRecord:
             "from_cache": self.from_cache,
             "cost": self.cost.to_json(),
             "problem": self.problem,
+            "error_codes": list(self.error_codes),
             "ran_at": self.ran_at.isoformat() if self.ran_at else None,
             "seconds": self.seconds,
         }
@@ -356,6 +360,7 @@ class StepRecord:
             problem=str(data["problem"]) if data.get("problem") else None,
             ran_at=instant(data.get("ran_at")),
             seconds=float(seconds) if isinstance(seconds, int | float) else None,
+            error_codes=tuple(str(code) for code in data.get("error_codes") or ()),
         )
 
 

@@ -168,6 +168,27 @@ async def test_a_failed_step_says_why_and_the_others_go_on(
     assert dctx.dossiers.kept(busy) is not None
 
 
+async def test_a_search_answered_only_with_errors_is_failed_not_none_found(
+    dctx: ServiceContext, rig: Rig
+) -> None:
+    # D199: the BNMP down answers the warrant search with a CRAWLER_ERROR alone. Before, it
+    # was read as "no warrant": a person nobody searched came out clean.
+    busy = dossier_key((await rig.samples())["busy_person"])
+    rig.state.faults.courts_down = {"BNMP"}
+    dossier = await dctx.dossiers.run(await _plan(dctx, busy, steps=["warrants", "executions"]))
+    warrants = dossier.steps["warrants"]
+    assert warrants.status == StepStatus.FAILED
+    assert warrants.error_codes == ("CRAWLER_ERROR",)
+    assert warrants.problem is not None and "BNMP" in warrants.problem
+    assert dossier.warrants is None  # unknown
+    assert dossier.steps["executions"].status == StepStatus.DONE and dossier.executions
+    # Refresh asks again (a failed step always runs), and the BNMP is back.
+    rig.state.faults.courts_down = set()
+    again = await dctx.dossiers.run(await _plan(dctx, busy, steps=["warrants"]))
+    assert again.steps["warrants"].status == StepStatus.DONE and again.warrants
+    assert again.steps["warrants"].error_codes == ()
+
+
 async def test_decisions_are_kept_with_who_and_when(
     dctx: ServiceContext, rig: Rig, clock: FakeClock
 ) -> None:
