@@ -46,6 +46,7 @@ COMMANDS = (
     "datalake",
     "portfolio",
     "inbox",
+    "dossier",
 )
 RESPONSE_TYPES = (
     "lawsuit",
@@ -680,6 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_datalake_parser(sub)
     _add_portfolio(sub)
+    _add_dossier(sub)
     _with_exit_codes(parser)
     return parser
 
@@ -865,6 +867,57 @@ def _add_portfolio(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         )
         action.add_argument("--yes", action="store_true", help=_("do it without asking"))
         action.add_argument("--json", action="store_true", help=_("print JSON"))
+
+
+def _steps_arg(text: str) -> list[str]:
+    from lawsuit_tui.commands.dossier import steps_arg
+
+    return steps_arg(text)
+
+
+def _add_dossier(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``lawsuit-tui dossier KEY``: the due diligence of a CPF or CNPJ (D190-D196)."""
+    dossier = sub.add_parser(
+        "dossier",
+        help=_("due diligence of a CPF or CNPJ: the KYC steps, then a report"),
+        description=_(
+            "Runs the KYC steps of a person or company (gate, counts, aggregations, "
+            "registration data, lawsuits, warrants, executions), each from the local cache "
+            "when its data are young enough, and prints the report. Before any paid step it "
+            "says what the run will cost and asks once."
+        ),
+    )
+    dossier.add_argument("key", metavar=_("KEY"), help=_("CPF or CNPJ"))
+    dossier.add_argument(
+        "--steps",
+        type=_steps_arg,
+        default=None,
+        metavar=_("STEPS"),
+        help=_(
+            "comma-separated: gate,count,aggregations,entity,lawsuits,warrants,executions "
+            "(default: the profile's)"
+        ),
+    )
+    dossier.add_argument(
+        "--profile", default=None, metavar=_("NAME"), help=_("a [dossier.profiles] entry")
+    )
+    dossier.add_argument(
+        "--format", choices=("md", "html", "json"), default="md", help=_("report format")
+    )
+    dossier.add_argument(
+        "--out", default=None, metavar=_("PATH"), help=_("write the report to a new file")
+    )
+    dossier.add_argument(
+        "--max-age",
+        type=positive_int_arg,
+        default=None,
+        metavar=_("HOURS"),
+        help=_("use kept data younger than this (default: the profile's, 24)"),
+    )
+    dossier.add_argument(
+        "--offline", action="store_true", help=_("print the kept dossier; no call")
+    )
+    dossier.add_argument("--yes", action="store_true", help=_("run the paid steps without asking"))
 
 
 # --- language and dispatch -----------------------------------------------------------------

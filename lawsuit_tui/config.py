@@ -266,6 +266,74 @@ class Portfolio(_Section):
         return value.strip()
 
 
+# D191: the steps a dossier profile may name (domain/dossier.py's STEPS, in run order; config
+# imports nothing of the layers above it, and a test keeps the two lists equal).
+DOSSIER_STEPS = ("gate", "count", "aggregations", "entity", "lawsuits", "warrants", "executions")
+# D191: the labour courts, for the default "labour" counts (the guide's own example filter).
+LABOUR_COURTS = tuple(f"TRT{n}" for n in range(1, 25))
+
+
+class DossierCount(_Section):
+    """One count of a dossier (``POST /lawsuits/count`` with this filter): the side of the
+    document, courts (acronyms as the court list writes them) to keep or leave out, CNJ class
+    and subject codes, a range of amounts. No filter: every lawsuit."""
+
+    label: str | None = None
+    side: Literal["active", "passive", "interested", "unknown"] | None = None
+    tribunals: list[str] = Field(default_factory=list)
+    exclude_tribunals: list[str] = Field(default_factory=list)
+    class_codes: list[str] = Field(default_factory=list)
+    subject_codes: list[str] = Field(default_factory=list)
+    amount_min: float | None = Field(default=None, ge=0)
+    amount_max: float | None = Field(default=None, ge=0)
+
+
+def default_dossier_counts() -> dict[str, DossierCount]:
+    """D191: every lawsuit, as defendant, in the labour courts, and both (the guide's)."""
+    labour = list(LABOUR_COURTS)
+    return {
+        "total": DossierCount(),
+        "defendant": DossierCount(side="passive"),
+        "labour": DossierCount(tribunals=labour),
+        "labour_defendant": DossierCount(side="passive", tribunals=labour),
+    }
+
+
+class DossierProfile(_Section):
+    """A way of running dossiers (D191): which steps, which counts, how old an answer may be
+    to be used again, and whether the paid steps are asked about (``confirm``) or were agreed
+    once for all in this file."""
+
+    steps: list[str] | None = None
+    counts: dict[str, DossierCount] | None = None
+    max_age_hours: int | None = Field(default=None, ge=0, le=24 * 366)
+    confirm: bool = True
+
+    @field_validator("steps", mode="after")
+    @classmethod
+    def _known_steps(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        unknown = [step for step in value if step not in DOSSIER_STEPS]
+        if unknown:
+            raise ValueError(
+                _("unknown step {steps}; the steps are: {known}").format(
+                    steps=", ".join(unknown), known=", ".join(DOSSIER_STEPS)
+                )
+            )
+        return [step for step in DOSSIER_STEPS if step in value]
+
+
+class Dossier(_Section):
+    """Dossiers (due diligence): the profile used when none is named, how old a kept answer
+    may be before "refresh" asks again, and the analyst's name on decisions."""
+
+    profile: str = "standard"
+    max_age_hours: int = Field(default=24, ge=0, le=24 * 366)
+    analyst: str | None = None
+    profiles: dict[str, DossierProfile] = Field(default_factory=dict)
+
+
 class Settings(BaseSettings):
     """The effective configuration. Build it with ``load_settings()``."""
 
@@ -296,6 +364,7 @@ class Settings(BaseSettings):
     webhooks: Webhooks = Field(default_factory=Webhooks)
     sandbox: Sandbox = Field(default_factory=Sandbox)
     portfolio: Portfolio = Field(default_factory=Portfolio)
+    dossier: Dossier = Field(default_factory=Dossier)
 
     _config_file: Path = PrivateAttr(default_factory=config_path)
     _overrides: frozenset[str] = PrivateAttr(default_factory=frozenset)

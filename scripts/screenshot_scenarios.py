@@ -21,9 +21,9 @@ from lawsuit_tui.ui.count.find_dialog import FindDialog
 from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
 from lawsuit_tui.ui.count.screen import AMOUNT_RANGE, CountScreen
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
 from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
-from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
 from lawsuit_tui.ui.vault.credential_form import KIND_CERTIFICATE, CredentialFormScreen

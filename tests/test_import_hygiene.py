@@ -226,3 +226,19 @@ def test_httpx_never_loads_its_command_line_client() -> None:
     added = report["lawsuit_tui.services.context"]
     assert "httpx" in added
     assert not [m for m in added if is_under(m, "click") or is_under(m, "pygments")]
+
+
+def test_the_plot_library_loads_with_the_first_chart_only() -> None:
+    """textual-plotext (and plotext) cost the dossier's screens nothing until a chart is
+    drawn: neither the app nor the dossier's modules import them."""
+    modules = [
+        "lawsuit_tui.ui.app",
+        "lawsuit_tui.ui.dossier.list_screen",
+        "lawsuit_tui.ui.dossier.screen",
+        "lawsuit_tui.ui.dossier.charts",
+    ]
+    report = imported_by(modules)
+    for name in modules:
+        assert not [
+            m for m in report[name] if is_under(m, "plotext") or is_under(m, "textual_plotext")
+        ], name

@@ -44,12 +44,23 @@ __all__ = [
     "Countdown",
     "ProgressPrinter",
     "bad_input_message",
+    "confirmed",
     "error_line",
     "exit_codes_epilog",
     "human_size",
 ]
 
 PROG = "lawsuit-tui"
+
+
+def confirmed(question: str) -> bool:
+    """Ask ``question`` on the terminal; True only for a yes (in English or Portuguese)."""
+    print(question + " " + _("[y/N]"), end=" ", flush=True)
+    try:
+        answer = input()
+    except EOFError:
+        return False
+    return answer.strip().casefold() in ("y", "yes", "s", "sim")
 
 
 def error_line(message: str, stream: TextIO | None = None) -> None:

@@ -30,6 +30,7 @@ from lawsuit_tui.commands.output import (
     EXIT_OK,
     EXIT_REFUSED,
     ProgressPrinter,
+    confirmed,
     error_line,
 )
 from lawsuit_tui.commands.session import run_with_context
@@ -338,15 +339,6 @@ def _selection(args: argparse.Namespace, keys: frozenset[tuple[str, str]] | None
     )
 
 
-def _confirmed(question: str) -> bool:
-    print(question + " " + _("[y/N]"), end=" ", flush=True)
-    try:
-        answer = input()
-    except EOFError:
-        return False
-    return answer.strip().casefold() in ("y", "yes", "s", "sim")
-
-
 def _entry_json(entry: PortfolioEntry) -> dict[str, Any]:
     return {"tracking_id": entry.tracking_id, "key": entry.display, "tier": entry.tier}
 
@@ -399,7 +391,7 @@ def _change(args: argparse.Namespace, settings: Settings) -> int:
             else:
                 print(_("Nothing to change: {what}").format(what=question))
             return EXIT_OK
-        if not args.yes and not _confirmed(question + "?"):
+        if not args.yes and not confirmed(question + "?"):
             error_line(_("nothing changed"))
             return EXIT_BAD_INPUT
         printer = ProgressPrinter()

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Final
 
 from lawsuit_tui.domain.certificates import CertificateFault
+from lawsuit_tui.domain.dossier import AmountBand, DossierStep, StepStatus, Verdict
 from lawsuit_tui.domain.enums import (
     AmountTier,
     ArrestType,
@@ -46,6 +47,7 @@ from lawsuit_tui.domain.inbox import MovementKind
 from lawsuit_tui.i18n import N_, _
 
 __all__ = [
+    "AMOUNT_BAND_WORDS",
     "AMOUNT_TIER_WORDS",
     "ARREST_TYPE_WORDS",
     "CERTIFICATE_FAULT_WORDS",
@@ -53,6 +55,7 @@ __all__ = [
     "COUNT_TAG_WORDS",
     "CREDENTIAL_MESSAGE_WORDS",
     "CREDENTIAL_STATUS_WORDS",
+    "DOSSIER_STEP_WORDS",
     "ENTITY_TYPE_WORDS",
     "EXECUTION_PHASE_WORDS",
     "MINER_ERROR_WORDS",
@@ -66,10 +69,12 @@ __all__ = [
     "REVENUE_STATUS_WORDS",
     "SEARCH_TYPE_WORDS",
     "SIDE_WORDS",
+    "STEP_STATUS_WORDS",
     "TIER_WORDS",
     "TRACKING_STATUS_WORDS",
     "TRANSFER_FILE_STATUS_WORDS",
     "VAULT_REFUSAL_WORDS",
+    "VERDICT_WORDS",
     "WARRANT_STATUS_WORDS",
     "WARRANT_TYPE_WORDS",
     "MinerErrorCode",
@@ -441,6 +446,44 @@ MOVEMENT_KIND_WORDS: Final[Mapping[StrEnum, str]] = {
     MovementKind.STEPS: N_("new steps"),
     MovementKind.LAWSUIT: N_("new lawsuit"),
     MovementKind.ERROR: N_("could not look"),
+}
+
+
+# The steps of a dossier (domain/dossier.py), as the analyst reads them in its progress list.
+DOSSIER_STEP_WORDS: Final[Mapping[StrEnum, str]] = {
+    DossierStep.GATE: N_("Gate: any lawsuit at all?"),
+    DossierStep.COUNT: N_("Counts"),
+    DossierStep.AGGREGATIONS: N_("Aggregations"),
+    DossierStep.ENTITY: N_("Registration data"),
+    DossierStep.LAWSUITS: N_("Lawsuits (full listing)"),
+    DossierStep.WARRANTS: N_("Arrest warrants"),
+    DossierStep.EXECUTIONS: N_("Penal executions"),
+}
+
+STEP_STATUS_WORDS: Final[Mapping[StrEnum, str]] = {
+    StepStatus.PLANNED: N_("to run"),
+    StepStatus.RUNNING: N_("running"),
+    StepStatus.DONE: N_("done"),
+    StepStatus.FAILED: N_("failed"),
+    StepStatus.SKIPPED: N_("skipped"),
+    StepStatus.NOT_RUN: N_("not run"),
+}
+
+VERDICT_WORDS: Final[Mapping[StrEnum, str]] = {
+    Verdict.APPROVE: N_("approved"),
+    Verdict.APPROVE_WITH_CONDITIONS: N_("approved with conditions"),
+    Verdict.REJECT: N_("rejected"),
+}
+
+# D192: short, for a chart's axis at 80 columns.
+AMOUNT_BAND_WORDS: Final[Mapping[StrEnum, str]] = {
+    AmountBand.UP_TO_10K: N_("up to R$ 10k"),
+    AmountBand.FROM_10K_TO_50K: N_("R$ 10k-50k"),
+    AmountBand.FROM_50K_TO_100K: N_("R$ 50k-100k"),
+    AmountBand.FROM_100K_TO_500K: N_("R$ 100k-500k"),
+    AmountBand.FROM_500K_TO_1M: N_("R$ 500k-1M"),
+    AmountBand.ABOVE_1M: N_("over R$ 1M"),
+    AmountBand.NO_AMOUNT: N_("no amount"),
 }
 
 

@@ -115,6 +115,11 @@ def results(
     courts_down: set[str],
 ) -> list[Result]:
     """The answers of a special request at ``at`` (the court's moment of D15)."""
+    # D199: the national systems these searches read can be down too ("BNMP", "SEEU" among
+    # the courts down), answered as a court that could not be reached (D92).
+    system = {"warrant": "BNMP", "execution": "SEEU"}.get(str(search.response_type))
+    if system is not None and system in courts_down:
+        return [_error("CRAWLER_ERROR", f"Collection from {system} failed: the system is down.")]
     if search.response_type == "warrant":
         return _warrants(world, search, at, with_attachments)
     if search.response_type == "execution":

@@ -45,6 +45,7 @@ _KINDS = {
     "begin_portfolio_import": "imports",
     "settle_portfolio_import": "imports",
     "mark_inbox": "inbox",
+    "keep_dossier": "dossiers",
 }
 _BOOKKEEPING = frozenset({"set_meta", "add_recent_search"})
 
@@ -94,6 +95,7 @@ class Unkept:
             "datalake": lambda n: ngettext("{n} datalake answer", "{n} datalake answers", n),
             "imports": lambda n: ngettext("{n} record of an import", "{n} records of an import", n),
             "inbox": lambda n: ngettext("{n} read mark", "{n} read marks", n),
+            "dossiers": lambda n: ngettext("{n} dossier update", "{n} dossier updates", n),
         }
         return ", ".join(
             words[k](n).format(n=n)
@@ -266,6 +268,16 @@ class Cache:
 
     def datalake_answers_of(self, document: str, kind: str | None = None) -> list[KeptAnswer]:
         return self.store.datalake.of_document(document, kind)
+
+    async def keep_dossier(self, record: dict[str, Any]) -> None:
+        """Keep a dossier's record (store/tables/dossiers.py)."""
+        await self._write(self.store.keep_dossier, record, default=None)
+
+    def dossier(self, document: str) -> dict[str, Any] | None:
+        return self.store.dossiers.get(document)
+
+    def recent_dossiers(self, limit: int | None = None) -> list[dict[str, Any]]:
+        return self.store.dossiers.recent(limit)
 
     async def add_recent_search(self, text: str) -> None:
         await self._write(self.store.add_recent_search, text, default=None)

@@ -28,6 +28,7 @@ from lawsuit_tui.services.cache_maintenance import DamageReport
 from lawsuit_tui.services.count import CountService
 from lawsuit_tui.services.datalake import DatalakeService
 from lawsuit_tui.services.deps import Deps, utcnow
+from lawsuit_tui.services.dossier import DossierService
 from lawsuit_tui.services.inbox import InboxService
 from lawsuit_tui.services.lawsuits import LawsuitService
 from lawsuit_tui.services.lookup import LookupService
@@ -49,6 +50,7 @@ from lawsuit_tui.store import CacheError, CacheLocked, CacheUnavailable, Store
 if TYPE_CHECKING:
     from lawsuit_tui.config import Settings
 
+from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.config import Portfolio
 
 __all__ = ["SANDBOX_ROOT", "CacheWait", "ContextStatus", "ServiceContext", "cache_path"]
@@ -127,6 +129,7 @@ class ServiceContext:
         sandbox_root: str | None = None,
         follow_policy: FollowPolicy | None = None,
         portfolio_settings: Portfolio | None = None,
+        dossier_settings: DossierSettings | None = None,
         holder: HolderClient | None = None,
         secrets: list[str] | None = None,
         server_now: Callable[[], datetime] | None = None,
@@ -187,6 +190,15 @@ class ServiceContext:
         self.portfolio = PortfolioService(deps, self.trackings, portfolio_settings or Portfolio())
         self.paid_calls = PaidCallService(deps, self.paid_call_log)
         self.inbox = InboxService(deps, self.trackings, server_now=server_now)
+        self.dossiers = DossierService(
+            deps,
+            datalake=self.datalake,
+            lookup=self.lookup,
+            requests=self.requests,
+            trackings=self.trackings,
+            portfolio=self.portfolio,
+            settings=dossier_settings,
+        )
 
     @property
     def store(self) -> Store:
@@ -295,6 +307,7 @@ class ServiceContext:
             sandbox_root=sandbox_root,
             follow_policy=follow_policy,
             portfolio_settings=settings.portfolio,
+            dossier_settings=settings.dossier,
             holder=holder,
             secrets=secrets,
         )

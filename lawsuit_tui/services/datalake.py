@@ -27,6 +27,7 @@ from lawsuit_tui.domain.datalake import (
     EntitiesBody,
     EntitySearch,
     LawsuitsCount,
+    LawsuitsQueryBody,
     StepsCountBody,
     StepsCountItem,
     SyntheticAggregations,
@@ -44,6 +45,7 @@ T = TypeVar("T")
 
 # What each kind of question is kept as in the cache (store/tables/datalake.py).
 ENTITY, COUNT, SYNTHETIC, STEPS, LAWSUIT = "entity", "count", "synthetic", "steps", "lawsuit"
+GATE = "gate"
 # The listing reads pages of this many lawsuits (D71); each page is a call.
 LISTING_PAGE = 1000
 
@@ -128,6 +130,16 @@ def _masked(answer: dict[str, Any]) -> dict[str, Any]:
         entities.append(entity)
     out["response_data"] = entities
     return out
+
+
+def _any_lawsuit(page: Any) -> bool:
+    """A listing page's answer to "any lawsuit?": ``has_lawsuits``, else a lawsuit in it."""
+    if not isinstance(page, dict):
+        return False
+    if isinstance(page.get("has_lawsuits"), bool):
+        return bool(page["has_lawsuits"])
+    items = page.get("lawsuits", page.get("response_data"))
+    return isinstance(items, list) and bool(items)
 
 
 class DatalakeService:
@@ -238,6 +250,38 @@ class DatalakeService:
         """The registration data kept for ``key``, whatever their age (offline)."""
         wire = self._entities_body(key, on_demand, False).to_wire()
         return self._kept(ENTITY, wire, EntitiesAnswer.model_validate)
+
+    # --- the gate: any lawsuit at all? ------------------------------------------------------
+
+    @staticmethod
+    def _gate_body(key: SearchKey) -> LawsuitsQueryBody:
+        # The KYC guide's cheap check: one lawsuit a page, one page (D190).
+        return LawsuitsQueryBody(search=DatalakeSearch.of(key.search_type, key.key)).page(1, 1)
+
+    async def has_lawsuits(self, key: SearchKey, *, max_age: timedelta | None = None) -> Kept[bool]:
+        """POST /lawsuits with a page of one lawsuit: whether the datalake holds any lawsuit
+        of ``key`` (the guide's "boolean gate"), one billable call (D108, D190)."""
+        body = self._gate_body(key)
+
+        async def fetch() -> Any:
+            page = await self._d.api.lookup_page(body)
+            return {"has_lawsuits": _any_lawsuit(page)}
+
+        return await self._ask(
+            GATE,
+            body.to_wire(),
+            key.key,
+            fetch,
+            lambda answer: bool(answer.get("has_lawsuits")),
+            max_age=max_age,
+            cost=self.cost_of(GATE),
+        )
+
+    def kept_has_lawsuits(self, key: SearchKey) -> Kept[bool] | None:
+        """The gate's answer kept for ``key``, whatever its age (offline)."""
+        return self._kept(
+            GATE, self._gate_body(key).to_wire(), lambda a: bool(a.get("has_lawsuits"))
+        )
 
     # --- counts and aggregations ---------------------------------------------------------
 

@@ -66,6 +66,7 @@ FORWARDED_WRITES = frozenset(
         "begin_portfolio_import",
         "settle_portfolio_import",
         "mark_inbox",
+        "keep_dossier",
     }
 )
 _HEADER = struct.Struct(">I")

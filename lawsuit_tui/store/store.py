@@ -35,6 +35,7 @@ from lawsuit_tui.store.engine import DEFAULT_CHECKPOINT_BYTES, Clock, Engine
 from lawsuit_tui.store.records import OnUnreadable
 from lawsuit_tui.store.tables.count_requests import CountRequests
 from lawsuit_tui.store.tables.datalake import DatalakeAnswers
+from lawsuit_tui.store.tables.dossiers import Dossiers
 from lawsuit_tui.store.tables.inbox import Inbox
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
@@ -71,6 +72,7 @@ class Store:
         self.vault = Vault(engine)
         self.datalake = DatalakeAnswers(engine)
         self.portfolio_imports = PortfolioImports(engine)
+        self.dossiers = Dossiers(engine)
 
     # ------------------------------------------------------------------ opening, closing
 
@@ -398,3 +400,9 @@ class Store:
     def set_meta(self, key: str, value: object) -> None:
         """Store a JSON value under ``key`` (None deletes it); durable on return."""
         self.meta.set(key, value)
+
+    # ------------------------------------------------------------------ dossiers
+
+    def keep_dossier(self, record: dict[str, Any]) -> None:
+        """Keep a dossier's record (its steps, decisions, tracking); durable on return."""
+        self.dossiers.put(record)

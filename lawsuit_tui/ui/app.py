@@ -255,6 +255,7 @@ class LawsuitApp(App[int]):
         # Writes other processes hand to this one (a cron sync...) show on every screen.
         context.on_writes_taken(self._writes_taken)
         self._recover_paid_calls(context)
+        self._warm_search_index(context)
         if context.cache.held_elsewhere or not context.cache.writable:
             # A standalone receiver (or another window) holds the cache: show what it stores.
             self._follow_writer(context)
@@ -442,6 +443,11 @@ class LawsuitApp(App[int]):
 
         self.push_screen(RequestFormScreen(key))
 
+    def open_dossier(self, document: str) -> None:
+        from lawsuit_tui.ui.dossier.screen import DossierScreen
+
+        self.push_screen(DossierScreen(document))
+
     def open_transfer_files(self) -> None:
         from lawsuit_tui.ui.transfer_files.screen import TransferFilesScreen
 
@@ -608,6 +614,15 @@ class LawsuitApp(App[int]):
             )
         for problem in report.problems:
             self.notify(problem, title=_("Record of paid calls"), severity="warning", timeout=15)
+
+    @work(exclusive=True, group="app.search_index", exit_on_error=False)
+    async def _warm_search_index(self, context: ServiceContext) -> None:
+        """Bring the full-text index up to date with the cache now, after the first frame and
+        the services, so the first search typed in the lookup answers at once (D197)."""
+        try:
+            await asyncio.to_thread(context.search.status_now)
+        except Exception:  # a search rebuilds a damaged index itself: never a notice here
+            self.log.warning("warming the search index failed")
 
     @work(exclusive=True, group="app.writer", exit_on_error=False)
     async def _follow_writer(self, context: ServiceContext) -> None:

@@ -93,6 +93,10 @@ class ScreenHost(Protocol):
         """Go to the vault with the court system of lawsuit ``code`` selected."""
         ...
 
+    def open_dossier(self, document: str) -> None:
+        """Push the dossier of a CPF or CNPJ (kept: shown offline; new: planned, asked)."""
+        ...
+
     def open_transfer_files(self) -> None:
         """Push the company's transfer files (D123)."""
         ...

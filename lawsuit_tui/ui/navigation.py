@@ -108,6 +108,13 @@ DESTINATIONS: tuple[Destination, ...] = (
         "lawsuit_tui.ui.webhooks.screen:ReceiverScreen",
         N_("The receiver of the service's callbacks: its URL, start and stop, what arrived"),
     ),
+    Destination(
+        "dossier",
+        "f9",
+        N_("Dossiers"),
+        "lawsuit_tui.ui.dossier.list_screen:DossierListScreen",
+        N_("Due diligence of a CPF or CNPJ: gate, counts, lawsuits, warrants, a decision"),
+    ),
 )
 
 HOME = "lookup"

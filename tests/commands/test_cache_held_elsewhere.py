@@ -138,7 +138,22 @@ def test_a_portfolio_import_beside_the_receiver_is_kept_by_it(
     assert {item["tracking_id"] for item in created} <= tracked
 
 
-@pytest.mark.parametrize("command", ["datalake", "miner", "portfolio"])
+def test_a_dossier_beside_the_receiver_is_kept_by_it(
+    receiver: Child, capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+) -> None:
+    # The dossier's record (its steps, their times) is a write handed to the holder too;
+    # were it not forwarded, this run would exit 5 and the offline reopening find nothing.
+    company = samples["company"]
+    code, out, err = run(capsys, "dossier", company, "--steps", "gate,entity", "--yes")
+    assert code == 0, err
+    kept = cached(lambda store: store.dossiers.get(company))
+    assert kept is not None and set(kept["steps"]) == {"gate", "entity"}
+    code, out, err = run(capsys, "dossier", company, "--offline", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["entity"]  # the registration data the holder kept
+
+
+@pytest.mark.parametrize("command", ["datalake", "miner", "portfolio", "dossier"])
 def test_a_paid_command_is_not_sent_when_nothing_could_keep_it(
     command: str,
     bare_writer: subprocess.Popen[str],
@@ -155,6 +170,7 @@ def test_a_paid_command_is_not_sent_when_nothing_could_keep_it(
         "datalake": ["datalake", "entity", samples["company"]],
         "miner": ["miner", "find", "--kind", "judgement-bond", "--tribunal", "10", "--yes"],
         "portfolio": ["portfolio", "import", str(path)],
+        "dossier": ["dossier", samples["company"], "--yes"],
     }[command]
     code, _out, err = run(capsys, *argv)
     assert code == EXIT_REFUSED, err

@@ -44,11 +44,13 @@ __all__ = [
     "ready",
     "related_sample",
     "responses_completed",
+    "run_dossier",
     "samples",
     "scenario_cases",
     "settle",
     "shared_world",
     "snap",
+    "snap_in_language",
     "snap_scenario",
     "type_text",
     "wait_for",
@@ -272,3 +274,45 @@ async def open_from_lookup(pilot: Any, text: str, *, type_it: bool = False) -> L
     lawsuit_screen = app.screen
     assert isinstance(lawsuit_screen, LawsuitTreeScreen)
     return lawsuit_screen
+
+
+# --- dossiers (F9) ---------------------------------------------------------------------------
+
+
+async def run_dossier(pilot: Any, document: str, *, confirm: bool = True) -> Any:
+    """Open the dossier of ``document`` and, when a paid run is asked about, answer
+    ``confirm``; returns the DossierScreen once it has loaded (and its run ended)."""
+    from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+    from lawsuit_tui.ui.dossier.screen import DossierScreen
+
+    app = pilot.app
+    app.open_dossier(document)
+    await wait_for(lambda: any(isinstance(s, DossierScreen) for s in app.screen_stack), pilot.pause)
+    screen = next(s for s in reversed(app.screen_stack) if isinstance(s, DossierScreen))
+    await wait_for(lambda: screen.loaded, pilot.pause)
+    await settle(pilot)
+    if isinstance(app.screen, ConfirmScreen):
+        await pilot.press("y" if confirm else "n")
+        await settle(pilot)
+    await wait_for(lambda: not screen.running, pilot.pause)
+    await settle(pilot)
+    return screen
+
+
+def snap_in_language(snap_compare: Any, size: tuple[int, int], steps: Steps, language: str) -> bool:
+    """The snapshot of a fresh harness's app after ``steps``, in ``language`` (notices
+    cleared: they come and go with time)."""
+    from lawsuit_tui.ui.language import interface_language
+
+    with interface_language(language):
+        harness = Harness()
+
+        async def run_before(pilot: Any) -> None:
+            await ready(pilot)
+            await steps(pilot, harness)
+            await settle(pilot)
+            pilot.app.clear_notifications()
+            await pilot.pause()
+
+        result: bool = snap_compare(harness.app, terminal_size=size, run_before=run_before)
+    return result

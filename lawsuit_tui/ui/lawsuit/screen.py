@@ -26,6 +26,7 @@ from lawsuit_tui.ui.lawsuit.tree import (
     AttachmentItem,
     LawsuitTree,
     NodeData,
+    PartyItem,
     RelatedItem,
     StepItem,
 )
@@ -126,6 +127,7 @@ class LawsuitTreeScreen(FramedScreen):
         Binding("d", "download", _("Download"), id="lawsuit.download"),
         Binding("v", "view", _("View text"), id="lawsuit.view", show=False),
         Binding("s", "stored_copy", _("Stored copy"), id="lawsuit.stored_copy", show=False),
+        Binding("i", "dossier", _("Dossier"), id="lawsuit.dossier"),
     ]
 
     def __init__(
@@ -532,8 +534,24 @@ class LawsuitTreeScreen(FramedScreen):
 
         export_lawsuit(self.app, self.code, self.instance)
 
+    def _party_document(self) -> str | None:
+        data = self.query_one(LawsuitTree).cursor_data()
+        return data.document if isinstance(data, PartyItem) else None
+
+    def action_dossier(self) -> None:
+        """The dossier of the party under the cursor (its CPF or CNPJ)."""
+        document = self._party_document()
+        if document is not None:
+            self.host.open_dossier(document)
+
+    @on(Tree.NodeHighlighted)
+    def _cursor_moved(self) -> None:
+        self.refresh_bindings()  # the dossier key follows the party under the cursor
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
+        if action == "dossier":
+            return not typing and self._party_document() is not None
         if action == "stored_copy" and self.stored_copy_at is not None:
             return False  # already the stored copy
         return not (
@@ -564,6 +582,13 @@ class LawsuitTreeScreen(FramedScreen):
                 _("The service's own copy of this lawsuit (datalake), without asking the court"),
                 self.action_stored_copy,
                 binding_id="lawsuit.stored_copy",
+            )
+        if self._party_document() is not None:
+            yield PaletteCommand(
+                _("Dossier"),
+                _("The due diligence of the party under the cursor"),
+                self.action_dossier,
+                binding_id="lawsuit.dossier",
             )
         yield PaletteCommand(
             _("Download attachment"),

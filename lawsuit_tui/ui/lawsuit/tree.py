@@ -70,7 +70,24 @@ class RelatedItem:
     main: bool = False
 
 
-NodeData = Group | MoreItem | StepItem | AttachmentItem | RelatedItem | None
+@dataclass(frozen=True, slots=True)
+class PartyItem:
+    """A party: its CPF or CNPJ opens its dossier (D190)."""
+
+    party: Party
+
+    @property
+    def document(self) -> str | None:
+        """The party's CPF or CNPJ, bare (None for none, or a masked one)."""
+        documents = [self.party.main_document, *(d.document for d in self.party.documents or [])]
+        for document in documents:
+            bare = "".join(ch for ch in document or "" if ch.isalnum())
+            if len(bare) in (11, 14) and "*" not in (document or ""):
+                return bare
+        return None
+
+
+NodeData = Group | MoreItem | StepItem | AttachmentItem | RelatedItem | PartyItem | None
 
 
 @dataclass
@@ -335,7 +352,9 @@ class LawsuitTree(Tree[NodeData]):
             title = titles.get(side) or (side or _("Other parties"))
             side_node = node.add(Text(f"{title} ({len(members)})", style="italic"), expand=True)
             for party in members:
-                party_node = side_node.add(party_label(party), allow_expand=False)
+                party_node = side_node.add(
+                    party_label(party), data=PartyItem(party), allow_expand=False
+                )
                 extra_docs = [
                     d
                     for d in party.documents or []

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from lawsuit_tui.domain.lawsuit import Lawsuit
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.results import LookupResult
+    from lawsuit_tui.services.search import SearchHit
     from lawsuit_tui.ui.messages import LanguageChanged
 
 
@@ -53,6 +54,40 @@ class IdentifierInput(Input):
             # Skips Input's handler (which would type it); the key still bubbles up to the
             # app's bindings: app.help, unless the user's keymap moved the help elsewhere.
             event.prevent_default()
+
+
+SEARCH_LIMIT = 50
+"""Lawsuits a search of the cache shows (the best ones: they come ranked)."""
+_HIT_MARKS = ("\x02", "\x03")  # services/search.py's HIT_START, HIT_END (no import of it here)
+
+
+def looks_like_words(text: str) -> bool:
+    """D197: text that is no identifier and never will be as more is typed: a name, a class,
+    a court. Words have a letter and either a space or no digit (an alphanumeric CNPJ being
+    typed has digits; an OAB, a state's two letters and digits)."""
+    raw = text.strip()
+    letters = sum(ch.isalpha() for ch in raw)
+    if letters < 2:
+        return False
+    if " " not in raw and any(ch.isdigit() for ch in raw):
+        return False
+    compact = raw.replace(" ", "").upper()
+    if " " not in raw and len(compact) == 2 and compact.isalpha():
+        return False  # a state, the start of an OAB
+    return " " in raw or letters >= 3
+
+
+def _hit_row(hit: SearchHit) -> Sequence[str | Text]:
+    start, end = _HIT_MARKS
+    snippet = Text()
+    for number, part in enumerate(hit.snippet.replace(end, start).split(start)):
+        snippet.append(part, "bold reverse" if number % 2 else "")
+    # The index's court is "TJSP · Comarca de ...": the acronym in the column, the rest below.
+    return (Text(hit.code, style="bold"), hit.court.split(" · ")[0], snippet)
+
+
+def _hit_key(hit: SearchHit) -> str:
+    return f"{hit.code}|{hit.instance or ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +122,13 @@ class LookupScreen(FramedScreen):
         "Type or paste a CNJ number, CPF, CNPJ (alphanumeric too) or OAB (123456/SP) and press "
         "{submit}: the service's stored data answers at once, without cost. From the results, "
         "open a lawsuit, ask the court for fresh data, copy the CNJ number or export the "
-        "lawsuit."
+        "lawsuit; a CPF's or CNPJ's results open its dossier with {dossier}. Words that are no "
+        "identifier (a name, a class, a court) search everything cached, offline."
     )
-    HELP_KEYS: ClassVar[Mapping[str, str]] = {"submit": "lookup.submit"}
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {
+        "submit": "lookup.submit",
+        "dossier": "lookup.dossier",
+    }
     CSS_PATH = "lookup.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,6 +139,7 @@ class LookupScreen(FramedScreen):
         Binding("c", "copy", _("Copy CNJ"), id="lookup.copy"),
         Binding("e", "export", _("Export"), id="lookup.export"),
         Binding("k", "vault", _("Vault"), id="lookup.vault"),
+        Binding("i", "dossier", _("Dossier"), id="lookup.dossier"),
     ]
 
     def __init__(self) -> None:
@@ -112,6 +152,9 @@ class LookupScreen(FramedScreen):
         self._locked_code: str | None = None
         self._asked_for: str | None = None
         """What the field held when the running lookup was asked (None: none running)."""
+        self._hits: list[SearchHit] | None = None
+        """The cache's lawsuits matching the words typed (None: no words searched)."""
+        self._words = ""
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
@@ -137,6 +180,18 @@ class LookupScreen(FramedScreen):
         )
         table.display = False
         yield table
+        hits: PagedTable[SearchHit] = PagedTable(
+            [
+                ("code", _("CNJ number"), 25),
+                ("court", _("Court"), 8),
+                ("match", _("What matched"), -1),
+            ],
+            _hit_row,
+            _hit_key,
+            id="hits",
+        )
+        hits.display = False
+        yield hits
         yield Static("", id="result-detail", markup=False)
         yield OptionList(id="suggestions")
 
@@ -204,8 +259,11 @@ class LookupScreen(FramedScreen):
             self.query_one("#results", PagedTable).loading = False
             if self._result is None:
                 self.query_one("#results-title", Static).update("")
-        if not event.value.strip() and (self._result is not None or self._locked is not None):
+        if not event.value.strip() and (
+            self._result is not None or self._locked is not None or self._hits is not None
+        ):
             # A cleared field starts over: recent searches and samples come back.
+            self._hide_hits()
             self._result = None
             self._locked = None
             self._locked_error = None
@@ -228,6 +286,8 @@ class LookupScreen(FramedScreen):
         except InvalidSearchKey as error:
             if error.candidate is not None:
                 self._confirm_wrong_digits(error, error.candidate)
+            elif looks_like_words(text):
+                self._search_cache(text.strip())
             else:
                 self.query_one("#search-hint", Static).update(str(error))
                 self.query_one("#search-hint", Static).add_class("-error")
@@ -250,7 +310,73 @@ class LookupScreen(FramedScreen):
 
     def run_lookup(self, key: SearchKey) -> None:
         self._asked_for = self.query_one("#search", Input).value
+        self._hide_hits()
         self._lookup(key)
+
+    # --- words: the full-text search of the cache (D197) ------------------------------------
+
+    @work(exclusive=True, group="lookup.search", exit_on_error=False)
+    async def _search_cache(self, text: str) -> None:
+        context = await self.services()
+        self._asked_for = self.query_one("#search", Input).value
+        self._words = text
+        try:
+            found = await context.search.search(text, limit=SEARCH_LIMIT)
+        finally:
+            self._asked_for = None
+        self._result = None
+        self._hits = found
+        self.query_one("#results", PagedTable).display = False
+        self.query_one("#suggestions", OptionList).display = False
+        hits: PagedTable[SearchHit] = self.query_one("#hits", PagedTable)
+        hits.set_items(found, keep_position=False)
+        hits.display = bool(found)
+        self._show_hits_title()
+        if found and self.focused is self.query_one("#search", Input):
+            hits.focus()
+        self._show_detail()
+        self.refresh_bindings()
+
+    def _show_hits_title(self) -> None:
+        found = self._hits
+        if found is None:
+            return
+        title = self.query_one("#results-title", Static)
+        if found:
+            title.update(
+                ngettext(
+                    "{n} cached lawsuit matches “{words}” (offline, best first)",
+                    "{n} cached lawsuits match “{words}” (offline, best first)",
+                    len(found),
+                ).format(n=format_int(len(found)), words=self._words)
+            )
+        else:
+            title.update(
+                _(
+                    "Nothing in the cache matches “{words}”. The search reads only what was "
+                    "looked up or asked before; type a CPF, CNPJ, CNJ number or OAB to ask "
+                    "the service."
+                ).format(words=self._words)
+            )
+
+    def _hide_hits(self) -> None:
+        self._hits = None
+        self.query_one("#hits", PagedTable).display = False
+
+    @on(DataTable.RowSelected, "#hits")
+    def _open_hit(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        hit = self._selected_hit()
+        if hit is not None:
+            self.host.open_lawsuit(hit.code, hit.instance)
+
+    @on(DataTable.RowHighlighted, "#hits")
+    def _hit_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _selected_hit(self) -> SearchHit | None:
+        hits: PagedTable[SearchHit] = self.query_one("#hits", PagedTable)
+        return hits.selected_item() if hits.display else None
 
     @work(exclusive=True, group="lookup.search", exit_on_error=False)
     async def _lookup(self, key: SearchKey) -> None:
@@ -324,6 +450,8 @@ class LookupScreen(FramedScreen):
             self.query_one("#results-title", Static).update(self._locked_text())
         elif self._result is not None:
             self._show_title(self._result)
+        elif self._hits is not None:
+            self._show_hits_title()
         self._show_suggestions()
 
     def _placeholder(self) -> str:
@@ -332,13 +460,23 @@ class LookupScreen(FramedScreen):
         )
 
     def _hint(self, text: str) -> None:
-        info = detect_partial(text)
         hint = self.query_one("#search-hint", Static)
+        if looks_like_words(text):
+            hint.update(
+                _("Words: {key} searches everything cached for them (offline)").format(
+                    key=self.host.binding_key("lookup.submit")
+                )
+            )
+            hint.set_class(False, "-error")
+            hint.set_class(True, "-ok")
+            return
+        info = detect_partial(text)
         hint.update(info.message)
         hint.set_class(info.error is not None, "-error")
         hint.set_class(info.key is not None, "-ok")
 
     def _show_result(self, result: LookupResult) -> None:
+        self._hide_hits()
         self._result = result
         table: PagedTable[Lawsuit] = self.query_one("#results", PagedTable)
         count = len(result.lawsuits)
@@ -389,6 +527,11 @@ class LookupScreen(FramedScreen):
     def _show_detail(self) -> None:
         """The whole selected row, whatever the columns had room for at this width."""
         detail = self.query_one("#result-detail", Static)
+        hit = self._selected_hit()
+        if hit is not None:
+            detail.display = True
+            detail.update(" · ".join(p for p in (hit.court, hit.title) if p))
+            return
         lawsuit = self._selected()
         detail.display = lawsuit is not None
         if lawsuit is not None:
@@ -409,7 +552,10 @@ class LookupScreen(FramedScreen):
     def action_focus_list(self) -> None:
         table = self.query_one("#results", PagedTable)
         suggestions = self.query_one("#suggestions", OptionList)
-        if table.display:
+        hits = self.query_one("#hits", PagedTable)
+        if hits.display:
+            hits.focus()
+        elif table.display:
             table.focus()
         elif suggestions.display and suggestions.option_count:
             suggestions.focus()
@@ -436,6 +582,8 @@ class LookupScreen(FramedScreen):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "dossier":
+            return self._dossier_key() is not None and not isinstance(self.focused, Input)
         if action == "vault":
             return self._locked is not None and not isinstance(self.focused, Input)
         if action in ("fresh", "copy", "export"):
@@ -443,6 +591,18 @@ class LookupScreen(FramedScreen):
                 return True
             return self._selected() is not None and not isinstance(self.focused, Input)
         return True
+
+    def _dossier_key(self) -> SearchKey | None:
+        """The CPF or CNPJ whose lawsuits are shown (a dossier is of one of those)."""
+        result = self._result
+        if result is None or result.key.search_type not in ("cpf", "cnpj"):
+            return None
+        return result.key
+
+    def action_dossier(self) -> None:
+        key = self._dossier_key()
+        if key is not None:
+            self.host.open_dossier(key.key)
 
     def action_vault(self) -> None:
         if self._locked is not None:
@@ -491,6 +651,13 @@ class LookupScreen(FramedScreen):
             self.action_focus_search,
             binding_id="lookup.focus_search",
         )
+        if self._dossier_key() is not None:
+            yield PaletteCommand(
+                _("Dossier"),
+                _("The due diligence of this CPF or CNPJ"),
+                self.action_dossier,
+                binding_id="lookup.dossier",
+            )
         if self._selected() is not None:
             yield PaletteCommand(
                 _("Fresh data"),

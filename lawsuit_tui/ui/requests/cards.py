@@ -1,7 +1,7 @@
 """A warrant and registration data, each on a screen of its own (pushed from the responses).
 
 The responses list shows a few lines of each answer; these screens show all of it, in the words
-of :mod:`lawsuit_tui.ui.requests.criminal_text`. A warrant's document is saved from here (a
+of :mod:`lawsuit_tui.ui.widgets.criminal_text`. A warrant's document is saved from here (a
 progress bar for a big one, the path said when done); its lawsuit is one key away.
 """
 
@@ -20,7 +20,7 @@ from textual.widgets import Static
 from lawsuit_tui.domain.formatting import format_document
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
-from lawsuit_tui.ui.requests.criminal_text import entity_card, warrant_card
+from lawsuit_tui.ui.widgets.criminal_text import entity_card, warrant_card
 from lawsuit_tui.ui.widgets.download_bar import DownloadBar
 
 if TYPE_CHECKING:

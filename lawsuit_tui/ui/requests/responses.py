@@ -44,13 +44,13 @@ from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.keys import words_of_key
-from lawsuit_tui.ui.requests.criminal_text import (
+from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
+from lawsuit_tui.ui.widgets.criminal_text import (
     criminal_mark,
     entity_summary,
     execution_summary,
     warrant_summary,
 )
-from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
 from lawsuit_tui.ui.widgets.lawsuit_summaries import (
     lawsuit_class,
     lawsuit_court,

@@ -641,7 +641,7 @@ class PortfolioScreen(FramedScreen):
         self._ask("delete")
 
     def action_set_tier(self) -> None:
-        from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
+        from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 
         targets = self.targets()
         context = self.host.services

@@ -181,7 +181,12 @@ async def test_registration_data_has_its_card() -> None:
         await wait_for(lambda: isinstance(pilot.app.screen, EntityCardScreen), pilot.pause)
         await settle(pilot)
         text = plain(pilot.app.screen.query_one("#card", Static))
-        for shown in ("ATIVA", "Sociedade Empresária Limitada", "MARIA SILVA", "Rua Augusta"):
+        for shown in (
+            "active registration",
+            "Sociedade Empresária Limitada",
+            "MARIA SILVA",
+            "Rua Augusta",
+        ):
             assert shown in text
         assert "R$ 150.000,00" in text
 

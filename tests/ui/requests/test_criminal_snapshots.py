@@ -8,18 +8,16 @@ from typing import Any
 import pytest
 
 from lawsuit_tui.domain.bodies import CreateRequestBody
-from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.cards import EntityCardScreen, WarrantCardScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from tests.support.samples import ENTITY_EXAMPLE as ENTITY
 from tests.support.ui_harness import (
     SIZES,
     Harness,
-    ready,
     responses_completed,
     samples,
-    settle,
     snap,
+    snap_in_language,
     wait_for,
 )
 
@@ -34,18 +32,7 @@ async def answers(pilot: Any, search_type: str, key: str, response: str) -> Resp
 
 
 def snap_in_portuguese(snap_compare: Any, size: tuple[int, int], steps: Any) -> bool:
-    with interface_language("pt-BR"):
-        harness = Harness()
-
-        async def run_before(pilot: Any) -> None:
-            await ready(pilot)
-            await steps(pilot, harness)
-            await settle(pilot)
-            pilot.app.clear_notifications()
-            await pilot.pause()
-
-        result: bool = snap_compare(harness.app, terminal_size=size, run_before=run_before)
-    return result
+    return snap_in_language(snap_compare, size, steps, "pt-BR")
 
 
 @pytest.mark.parametrize("size", SIZES)

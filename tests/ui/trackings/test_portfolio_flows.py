@@ -11,10 +11,10 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
+from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.language import switch_language
 from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
-from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.work_progress import WorkProgressScreen

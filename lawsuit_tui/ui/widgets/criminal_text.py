@@ -15,12 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from lawsuit_tui.domain import vocabulary as v
+from lawsuit_tui.domain.criminal_words import execution_meaning_words, warrant_meaning_words
 from lawsuit_tui.domain.enums import (
-    ExecutionPhase,
     ResponseType,
-    WarrantStatus,
-    WarrantType,
-    enum_or_none,
 )
 from lawsuit_tui.domain.formatting import format_date, format_document, format_money
 from lawsuit_tui.domain.lawsuit import Lawsuit
@@ -101,31 +98,16 @@ def _regime(value: object) -> str:
 # --- warrants ----------------------------------------------------------------------------
 
 
-def warrant_meaning(warrant: Warrant) -> Text:
-    """One line: what this warrant means for the person, red when they are wanted."""
-    recapture = warrant.recapture or enum_or_none(WarrantType, warrant.warrant_type) in (
-        WarrantType.WARRANT_OF_ARREST_RECAPTURE,
-        WarrantType.RECAPTURE,
-    )
-    status = enum_or_none(WarrantStatus, warrant.status)
-    if warrant_is_open(warrant):
-        if recapture:
-            said = _(
-                "OPEN RECAPTURE WARRANT: the person escaped while serving a sentence and is wanted."
-            )
-        else:
-            said = _("OPEN ARREST WARRANT: the person is wanted; the arrest has not been made.")
+def _meaning(said: str, alarm: bool) -> Text:
+    """A meaning in bold; an alarm (wanted, serving) marked and reversed."""
+    if alarm:
         return Text("⚠ " + said, style="bold reverse")
-    meanings = {
-        WarrantStatus.SERVED: _("Served: the arrest was made; this warrant is no longer open."),
-        WarrantStatus.SUSPENDED: _("Suspended by the court: it cannot be carried out for now."),
-        WarrantStatus.REVOKED: _("Revoked: the court withdrew the order."),
-        WarrantStatus.EXPIRED: _("Expired: its validity ended without the arrest being made."),
-    }
-    known = meanings.get(status) if status is not None else None
-    if known is None:
-        known = _("Status at the BNMP: {status}").format(status=warrant.status or "?")
-    return Text(known, style="bold")
+    return Text(said, style="bold")
+
+
+def warrant_meaning(warrant: Warrant) -> Text:
+    """One line: what this warrant means for the person, reversed when they are wanted."""
+    return _meaning(*warrant_meaning_words(warrant))
 
 
 def _warrant_kind(warrant: Warrant) -> str:
@@ -250,18 +232,7 @@ def _execution_sentence(execution: Lawsuit) -> str:
 
 
 def execution_meaning(execution: Lawsuit) -> Text:
-    phase = enum_or_none(ExecutionPhase, execution.phase)
-    # The phase is said when it adds something to "being served".
-    extra = (
-        v.word(v.EXECUTION_PHASE_WORDS, execution.phase)
-        if execution.phase and phase is not ExecutionPhase.SERVING
-        else ""
-    )
-    if execution_is_active(execution):
-        said = _("PENAL EXECUTION: a criminal conviction being served")
-        return Text("⚠ " + (f"{said} ({extra})." if extra else f"{said}."), style="bold reverse")
-    said = _("Penal execution closed: the sentence was served or extinguished")
-    return Text(f"{said} ({extra})." if extra else f"{said}.", style="bold")
+    return _meaning(*execution_meaning_words(execution))
 
 
 def _convicted(execution: Lawsuit) -> str:
@@ -315,12 +286,16 @@ def _contact(item: Mapping[str, Any]) -> str:
 
 
 def _revenue(data: Mapping[str, Any]) -> str:
-    active = data.get("revenue_service_active")
-    said = _("active") if active is True else _("not active") if active is False else ""
     status = str(data.get("revenue_service_status") or "")
+    if status:
+        # The Receita's own status says it all ("ativa", "baixada"): in words, once.
+        said = v.word(v.REVENUE_STATUS_WORDS, status)
+    else:
+        active = data.get("revenue_service_active")
+        said = _("active") if active is True else _("not active") if active is False else ""
     when = data.get("revenue_service_updated_at")
     checked = _("checked {date}").format(date=format_date(when)) if when else ""
-    return _join(said, status, checked)
+    return _join(said, checked)
 
 
 def entity_summary(data: Mapping[str, Any], open_key: str) -> Text:

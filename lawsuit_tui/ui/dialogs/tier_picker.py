@@ -1,4 +1,7 @@
-"""Choosing a tier: each with how often it runs and what one tracking of it costs a month."""
+"""Choosing a tier: each with how often it runs and what one tracking of it costs a month.
+
+A dialog of its own: the portfolio moves trackings to a tier with it, the dossier tracks a
+document in one."""
 
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ def tier_line(tier: Tier) -> str:
 class TierPickerScreen(ModalScreen[str | None]):
     """Pick one of ``tiers``; dismissed with its name, or None."""
 
-    CSS_PATH = "trackings.tcss"
+    CSS_PATH = "dialogs.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="trackings.tier_picker.cancel"),

@@ -1,0 +1,1 @@
+"""The dossier: due diligence of a person or company (F9)."""
