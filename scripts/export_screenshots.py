@@ -116,9 +116,10 @@ async def _shots(out: Path, size: tuple[int, int]) -> list[Path]:
 
 
 async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
-    """Trackings, the vault grid and a count: the scenarios the snapshot tests of those
-    screens use too (``scripts/screenshot_scenarios.py``), each on a fresh sandbox (they
-    build their own data)."""
+    """Trackings, the inbox, a dossier, the vault grid and a count: the scenarios the snapshot
+    tests of those screens use too (``scripts/screenshot_scenarios.py``,
+    ``scripts/inbox_scenarios.py``), each on a fresh sandbox (they build their own data)."""
+    from scripts.inbox_scenarios import inbox_morning
     from scripts.screenshot_scenarios import (
         Scenario,
         count_accepted,
@@ -128,10 +129,19 @@ async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
         trackings_list,
         vault_default,
     )
-    from tests.support.ui_harness import ContextClockHarness
+    from tests.support.ui_harness import ContextClockHarness, ready, run_dossier, samples, settle
 
     async def vault_register(_sandbox: ContextClockHarness, pilot: Any) -> None:
         await login_with_two_factor(pilot)
+
+    def dossier_on(tab: str) -> Scenario:
+        async def shot(_sandbox: ContextClockHarness, pilot: Any) -> None:
+            await ready(pilot)
+            await run_dossier(pilot, samples()["busy_person"])
+            await pilot.press(tab)
+            await settle(pilot)
+
+        return shot
 
     shots: list[tuple[str, Scenario]] = [
         ("trackings", trackings_list),
@@ -140,6 +150,9 @@ async def _feature_shots(out: Path, size: tuple[int, int]) -> list[Path]:
         ("vault", vault_default),
         ("vault-register", vault_register),
         ("count-result", count_accepted),
+        ("inbox", inbox_morning),
+        ("dossier-overview", dossier_on("1")),
+        ("dossier-exposure", dossier_on("3")),
     ]
     saved: list[Path] = []
     for name, scenario in shots:
