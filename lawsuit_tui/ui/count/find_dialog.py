@@ -14,12 +14,18 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Static
+from textual.widgets import Input, Static
 
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.i18n import _, ngettext
-from lawsuit_tui.ui.keys import named_keys
-from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, parse_int
+from lawsuit_tui.ui.widgets.form import (
+    FORM_DIALOG_CSS,
+    FieldBox,
+    FormDialog,
+    cancel_button,
+    parse_int,
+    send_button,
+)
 
 __all__ = ["FindDialog"]
 
@@ -68,21 +74,13 @@ class FindDialog(FormDialog[int | None]):
                     hint=_("Lower it to buy a sample: you pay only for what it returns."),
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "count.find.submit", "cancel": "count.find.cancel"}
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]),
-                    id="fd-cancel",
-                    classes="form-cancel",
-                    compact=True,
-                )
-                yield Button(
-                    _("Create and pay ({key})").format(key=keys["send"]),
-                    id="fd-submit",
-                    classes="form-submit",
+                yield cancel_button(self.app, "count.find.cancel", button_id="fd-cancel")
+                yield send_button(
+                    self.app,
+                    _("Create and pay ({key})"),
+                    "count.find.submit",
+                    button_id="fd-submit",
                     variant="warning",
-                    compact=True,
                 )
 
     def on_mount(self) -> None:

@@ -9,15 +9,20 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets import Checkbox, Input, Select, Static
 
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.inbox import InboxFilter
 from lawsuit_tui.domain.vocabulary import TIER_WORDS, word
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.inbox_export import CSV_FORMAT, JSON_FORMAT
-from lawsuit_tui.ui.keys import named_keys
-from lawsuit_tui.ui.widgets.form import FieldBox, FormDialog, show_problems
+from lawsuit_tui.ui.widgets.form import (
+    FieldBox,
+    FormDialog,
+    cancel_button,
+    send_button,
+    show_problems,
+)
 
 __all__ = [
     "ANY",
@@ -127,21 +132,9 @@ class InboxFilterDialog(FormDialog[FilterChoice | None]):
                     _("Step term found"), select("term", facets.terms, now.term), field="term"
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "inbox.filters.apply", "cancel": "inbox.filters.cancel"}
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]),
-                    id="if-cancel",
-                    classes="form-cancel",
-                    compact=True,
-                )
-                yield Button(
-                    _("Apply ({key})").format(key=keys["send"]),
-                    id="if-apply",
-                    classes="form-submit",
-                    compact=True,
-                    variant="primary",
+                yield cancel_button(self.app, "inbox.filters.cancel", button_id="if-cancel")
+                yield send_button(
+                    self.app, _("Apply ({key})"), "inbox.filters.apply", button_id="if-apply"
                 )
 
     def on_mount(self) -> None:
@@ -230,21 +223,9 @@ class InboxExportDialog(FormDialog[ExportChoice | None]):
                     hint=_("A new file is made there; none is ever replaced."),
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "inbox.export.submit", "cancel": "inbox.export.cancel"}
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]),
-                    id="ie-cancel",
-                    classes="form-cancel",
-                    compact=True,
-                )
-                yield Button(
-                    _("Export ({key})").format(key=keys["send"]),
-                    id="ie-submit",
-                    classes="form-submit",
-                    compact=True,
-                    variant="primary",
+                yield cancel_button(self.app, "inbox.export.cancel", button_id="ie-cancel")
+                yield send_button(
+                    self.app, _("Export ({key})"), "inbox.export.submit", button_id="ie-submit"
                 )
 
     def on_mount(self) -> None:

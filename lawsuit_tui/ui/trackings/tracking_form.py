@@ -26,13 +26,15 @@ from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.errors import describe_error, is_conflict, is_not_available
 from lawsuit_tui.ui.host import host_of
-from lawsuit_tui.ui.keys import named_keys, words_of_key
+from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.trackings.tracking_text import search_label, type_label
 from lawsuit_tui.ui.widgets.form import (
     FieldBox,
     FormDialog,
+    cancel_button,
     parse_int,
     parse_tags,
+    send_button,
     show_general,
     show_problems,
     split_list,
@@ -198,23 +200,12 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                     field="callback",
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "trackings.form.submit", "cancel": "trackings.form.cancel"}
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]),
-                    id="tf-cancel",
-                    classes="form-cancel",
-                    compact=True,
-                )
-                yield Button(
-                    (_("Save ({key})") if record else _("Register ({key})")).format(
-                        key=keys["send"]
-                    ),
-                    id="tf-submit",
-                    classes="form-submit",
-                    compact=True,
-                    variant="primary",
+                yield cancel_button(self.app, "trackings.form.cancel", button_id="tf-cancel")
+                yield send_button(
+                    self.app,
+                    _("Save ({key})") if record else _("Register ({key})"),
+                    "trackings.form.submit",
+                    button_id="tf-submit",
                 )
 
     def on_mount(self) -> None:

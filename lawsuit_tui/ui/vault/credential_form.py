@@ -52,11 +52,12 @@ from lawsuit_tui.services.vault import (
 )
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.host import host_of
-from lawsuit_tui.ui.keys import named_keys
 from lawsuit_tui.ui.widgets.form import (
     FORM_DIALOG_CSS,
     FieldBox,
     FormDialog,
+    cancel_button,
+    send_button,
     service_problems,
     show_general,
     show_problems,
@@ -273,27 +274,13 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
                     ),
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "vault.form.submit", "cancel": "vault.form.cancel"}
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]),
-                    id="cf-cancel",
-                    classes="form-cancel",
-                    compact=True,
-                )
+                yield cancel_button(self.app, "vault.form.cancel", button_id="cf-cancel")
                 if self.demo_certificate:
                     yield Button(
                         _("Demo certificate"), id="cf-demo", compact=True, classes="cf-demo"
                     )
                 submit = _("Update ({key})") if updating else _("Register ({key})")
-                yield Button(
-                    submit.format(key=keys["send"]),
-                    id="cf-submit",
-                    classes="form-submit",
-                    variant="primary",
-                    compact=True,
-                )
+                yield send_button(self.app, submit, "vault.form.submit", button_id="cf-submit")
 
     def _current_username(self) -> str:
         current = self.current

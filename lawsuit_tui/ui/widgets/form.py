@@ -35,17 +35,21 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.keys import named_keys
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+    from textual.app import App
 
 __all__ = [
     "FORM_DIALOG_CSS",
     "FieldBox",
     "FormDialog",
+    "cancel_button",
     "parse_int",
     "parse_int_list",
     "parse_tags",
+    "send_button",
     "service_problems",
     "show_general",
     "show_problems",
@@ -208,6 +212,29 @@ class FormDialog(ModalScreen[ResultType]):
     def _cancel_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.action_cancel()
+
+
+def cancel_button(app: App[Any], binding_id: str, *, button_id: str) -> Button:
+    """A modal form's Cancel button, naming the user's key for ``binding_id``."""
+    key = named_keys(app, {"key": binding_id})["key"]
+    return Button(
+        _("Cancel ({key})").format(key=key), id=button_id, classes="form-cancel", compact=True
+    )
+
+
+def send_button(
+    app: App[Any], label: str, binding_id: str, *, button_id: str, variant: str = "primary"
+) -> Button:
+    """A modal form's send button: ``label`` holds ``{key}``, the user's key for
+    ``binding_id``."""
+    key = named_keys(app, {"key": binding_id})["key"]
+    return Button(
+        label.format(key=key),
+        id=button_id,
+        classes="form-submit",
+        variant=variant,  # type: ignore[arg-type]
+        compact=True,
+    )
 
 
 def show_problems(
