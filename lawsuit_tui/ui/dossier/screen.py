@@ -35,9 +35,10 @@ from textual.widgets.option_list import Option
 
 from lawsuit_tui.domain import vocabulary as v
 from lawsuit_tui.domain.dossier import LawsuitRow, StepStatus
+from lawsuit_tui.domain.enums import Side, coerce_enum
 from lawsuit_tui.domain.formatting import format_date, format_datetime, format_money
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey
-from lawsuit_tui.i18n import N_, _
+from lawsuit_tui.i18n import N_, _, pgettext
 from lawsuit_tui.services.dossier import DossierProgress, dossier_key
 from lawsuit_tui.services.dossier_model import StepRecord
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
@@ -86,12 +87,25 @@ SORTS: tuple[tuple[str, str], ...] = (
 )
 
 
+def _side_cell(side: str | None) -> str:
+    """The side in the table's short words: the column is headed "Side" ("Polo"), so
+    "passive" ("passivo") says it in a third of "passive side" ("polo passivo")."""
+    member = coerce_enum(Side, side) if side else None
+    if member == Side.ACTIVE:
+        return pgettext("side", "active")
+    if member == Side.PASSIVE:
+        return pgettext("side", "passive")
+    if member == Side.INTERESTED:
+        return pgettext("side", "third party")
+    return v.word(v.SIDE_WORDS, side) if side else ""
+
+
 def _row_cells(row: LawsuitRow) -> tuple[str | Text, ...]:
     return (
         row.court,
         format_date(row.distributed),
         row.class_name,
-        v.word(v.SIDE_WORDS, row.side) if row.side else "",
+        _side_cell(row.side),
         Text(format_money(row.amount), justify="right") if row.amount is not None else "",
         format_date(row.last_step_at),
     )
@@ -213,11 +227,13 @@ class DossierScreen(FramedScreen):
                 yield Static("", id="lawsuits-title")
                 table: PagedTable[LawsuitRow] = PagedTable(
                     [
+                        # Sized to what they hold, headers never cut (PagedTable): at 80
+                        # columns the class gives way, never an amount or a date.
                         ("court", _("Court"), 9),
-                        ("distributed", _("Distributed"), 11),
+                        ("distributed", _("Distributed"), -1),
                         ("class", _("Class"), -3),
                         ("side", _("Side"), -1),
-                        ("amount", _("Amount"), 14),
+                        ("amount", _("Amount"), -3),
                         ("last", _("Last step"), 10),
                     ],
                     _row_cells,

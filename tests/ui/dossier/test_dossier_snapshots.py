@@ -63,6 +63,12 @@ def test_lawsuits_table(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap(snap_compare, size, _busy_on("4"))
 
 
+def test_lawsuits_table_in_portuguese_at_80_columns(snap_compare: Any) -> None:
+    # Headers whole ("Distribuição", "Valor da causa"), amounts whole, the side in a word
+    # ("passivo"): the class gives way. Before, "Distribuiçã" and "polo pas" were cut.
+    assert snap_in_language(snap_compare, (80, 24), _busy_on("4"), "pt-BR")
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_company_identity_in_portuguese(snap_compare: Any, size: tuple[int, int]) -> None:
     _run_before(samples()["company"])
