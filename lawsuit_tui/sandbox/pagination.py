@@ -242,6 +242,13 @@ def query_order(
     direction not known is a 400 naming ``order``."""
     params = request.query_params
     field, direction = default
+    named = params.get("order_by")
+    if named is not None and named.strip() not in fields:
+        # Checked even when ``order`` names the field itself: a field not known is refused,
+        # never ignored.
+        raise ServiceError.invalid(
+            "order_by", "field", f"cannot order by {named!r} (one of: {', '.join(sorted(fields))})"
+        )
     found: tuple[str, str] | None = None
     for key, value in params.multi_items():
         if key.startswith("order[") and key.endswith("]"):
