@@ -55,7 +55,7 @@ async def samples(state: State) -> FastJSON:
 async def token(body: TokenIn, _: AnyKey, state: State) -> FastJSON:  # D45: key needed
     if body.api_key not in state.keys:
         raise ServiceError(401, "api_key invalid", name="HttpUnauthorizedError")
-    access_token, expires_in = state.tokens.mint(body.api_key)
+    access_token, expires_in = state.tokens.mint(body.api_key, state.clock.now())
     return answer({"access_token": access_token, "token_type": "Bearer", "expires_in": expires_in})
 
 
@@ -111,7 +111,7 @@ async def stats(_: AnyKey, state: State) -> FastJSON:
     snapshot["requests"] = len(state.requests)
     snapshot["responses"] = sum(len(v) for v in state.responses.values())
     snapshot["trackings"] = len(state.trackings)
-    snapshot["webhook_deliveries"] = [d.summary() for d in state.webhooks.deliveries[-50:]]
+    snapshot["webhook_deliveries"] = [d.summary() for d in state.webhooks.recent(50)]
     return answer(snapshot)
 
 
