@@ -71,6 +71,8 @@ def build_samples(world: SampleSource) -> dict[str, Any]:
     def party_docs(kind: str, n: int) -> list[str]:
         out: list[str] = []
         for r in plain:
+            if r.kind == "criminal":  # an ordinary person or company: no one accused
+                continue
             for p in r.parties:
                 ent = pop.entities[p.document]
                 if p.document in out or p.document in (pop.busy_person, pop.bank):
