@@ -33,6 +33,8 @@ MAX_BODY_BYTES = 1024 * 1024  # D46
 _NOT_FAULTED = ("/_sandbox", "/openapi.json", "/docs", "/redoc")
 # The documents of the interface touch no state.
 _NO_STATE = ("/openapi.json", "/docs", "/redoc")
+# Routes that open their own transactions (D185: the samples, made outside any lock).
+_OWN_TRANSACTIONS = ("/_sandbox/samples",)
 
 
 def _json_answer(status: int, body: dict[str, Any]) -> tuple[Message, Message]:
@@ -74,8 +76,11 @@ class SandboxMiddleware:
         try:
             await state.refresh()
             await state.background.take_due()
-            async with state.transaction():
+            if path.startswith(_OWN_TRANSACTIONS):
                 await self._faulted(scope, path, replay, keep)
+            else:
+                async with state.transaction():
+                    await self._faulted(scope, path, replay, keep)
         except Exception as exc:
             if not _keeping_failed(exc):
                 raise

@@ -18,7 +18,7 @@ import orjson
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.schemas import SearchIn
 
-__all__ = ["RequestEntry", "Result", "Stage", "StoredResponse", "TrackingEntry"]
+__all__ = ["KeptSamples", "RequestEntry", "Result", "Stage", "StoredResponse", "TrackingEntry"]
 
 
 class Stage:
@@ -126,3 +126,14 @@ class TrackingEntry:
     @property
     def status(self) -> str:
         return str(self.record["status"])
+
+
+@dataclass(frozen=True)
+class KeptSamples:
+    """The world's sample keys (``GET /_sandbox/samples``), kept with the state (D185): a
+    sandbox read from disk answers them before its world is built, and the app reads them
+    from the file for its first screen. ``version``: the samples' version of the world that
+    made them (``world.samples.SAMPLES_VERSION``); others are made again."""
+
+    version: int
+    keys: dict[str, Any]

@@ -26,6 +26,7 @@ import asyncio
 import contextvars
 import logging
 import random
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -44,7 +45,7 @@ from lawsuit_tui.sandbox.file_links import FileLink
 from lawsuit_tui.sandbox.ids import IdGenerator, stable_uuid
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.ratelimit import SlidingWindowLimiter
-from lawsuit_tui.sandbox.records import RequestEntry, StoredResponse, TrackingEntry
+from lawsuit_tui.sandbox.records import KeptSamples, RequestEntry, StoredResponse, TrackingEntry
 from lawsuit_tui.sandbox.stats import Stats
 from lawsuit_tui.sandbox.tables import Table
 from lawsuit_tui.sandbox.timed import Kind, TimedWork
@@ -111,8 +112,8 @@ class SandboxState:
     # Webhook deliveries by callback_id, in the order they were sent (D44).
     deliveries: Table[str, Delivery]
     # The world's sample keys, kept so that a sandbox read from disk answers them before its
-    # world is built (D186).
-    samples: dict[str, Any] | None
+    # world is built, and the app shows them before it opens the sandbox (D185).
+    samples: KeptSamples | None
 
     def __init__(
         self,
@@ -178,6 +179,9 @@ class SandboxState:
         self.background.refresh = self.refresh
         self.background.sweep = self._sweep
         self._world_executor: ThreadPoolExecutor | None = None
+        # The world is built once, by whichever thread asks first (the world's thread warming
+        # it, or the loop): the others wait for it.
+        self._world_lock = threading.Lock()
         self._stored_views: OrderedDict[tuple[str, int | None], list[dict[str, Any]]] = (
             OrderedDict()
         )
@@ -334,10 +338,38 @@ class SandboxState:
     @property
     def world(self) -> World:
         if self._world is None:
-            from lawsuit_tui.sandbox.world import World
+            with self._world_lock:
+                if self._world is None:
+                    from lawsuit_tui.sandbox.world import World
 
-            self._world = World.build(self.seed, epoch=self.epoch)
+                    self._world = World.build(self.seed, epoch=self.epoch)
         return self._world
+
+    def warm_world(self) -> None:
+        """Start building the world in the world's thread, and return at once (D185): the
+        sandbox answers its samples from what it kept, and the world is ready by the first
+        call that needs it (which waits for it otherwise)."""
+        if self._world is not None:
+            return
+        if self._world_executor is None:
+            self._world_executor = ThreadPoolExecutor(1, thread_name_prefix="sandbox-world")
+        self._world_executor.submit(lambda: self.world)
+
+    async def sample_keys(self) -> dict[str, Any]:
+        """The world's sample keys (D185): those kept with the state when the world that made
+        them is this one's; else made (the world built outside any lock) and kept."""
+        from lawsuit_tui.sandbox.world.samples import SAMPLES_VERSION
+
+        kept = self.samples
+        if kept is not None and kept.version == SAMPLES_VERSION:
+            return dict(kept.keys)
+        world = await self.world_ready()
+        keys = await self.run_world(world.samples)
+        async with self.transaction():
+            kept = self.samples
+            if kept is None or kept.version != SAMPLES_VERSION:
+                self.samples = KeptSamples(SAMPLES_VERSION, keys)
+        return dict(keys)
 
     @property
     def world_built(self) -> bool:

@@ -472,9 +472,9 @@ def build_sandbox(settings: Settings, *, clock: Any = None, world: Any = None) -
     except (OSError, StateFileError, sqlite3.Error) as exc:
         log.warning("the sandbox's state cannot be kept in %s (%s): it lives in memory", path, exc)
         app = make(None)
-    # The world is built on first use, which would be the app's first call (the lookup
-    # screen asks for samples at once), on the event loop: build it here, in the thread.
-    _ = sandbox_state(app).world
+    # D185: the samples are kept with the state (the lookup screen asks for them at once);
+    # the world builds meanwhile, in its own thread, for the first call that needs it.
+    sandbox_state(app).warm_world()
     return app
 
 

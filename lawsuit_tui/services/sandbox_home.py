@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR
+from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR, STATE_SUBDIR, state_path_for
 from lawsuit_tui.store import CacheLocked, holds_a_cache, wipe
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "state_path_for",
 ]
 
-STATE_SUBDIR = "sandbox-state"
 GENERATION_FILE = "sandbox-generation"
 
 
@@ -71,10 +70,6 @@ class ResetOutcome:
 def sandbox_state_path(settings: _HasSandbox) -> Path:
     """The file of the embedded sandbox's state for ``settings`` (its seed's)."""
     return state_path_for(Path(settings.cache_dir), int(settings.sandbox.seed))
-
-
-def state_path_for(cache_dir: Path, seed: int) -> Path:
-    return cache_dir / STATE_SUBDIR / f"seed-{seed}.sqlite3"
 
 
 def _sandbox_cache(settings: _HasSandbox) -> Path:

@@ -47,8 +47,9 @@ def _clock(state: SandboxState) -> dict[str, Any]:
 
 @router.get("/samples", summary="Keys to try, by kind", responses=documented(OpenObject))
 async def samples(state: State) -> FastJSON:
-    world = await state.world_ready()
-    return answer(await state.run_world(world.samples))
+    # D185: kept with the state; made (and kept) in a transaction of its own once the world
+    # is built, so no lock is held while it builds (the middleware opens none here).
+    return answer(await state.sample_keys())
 
 
 @router.post("/token", summary="Mint a bearer token (D40)", responses=documented(TokenOut))

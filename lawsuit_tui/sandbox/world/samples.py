@@ -9,6 +9,13 @@ from lawsuit_tui.sandbox.world.lawsuits import LawsuitRec
 from lawsuit_tui.sandbox.world.people import Population
 from lawsuit_tui.sandbox.world.systems import DOWN_COURTS, RATE_LIMITED_COURTS
 
+__all__ = ["SAMPLES_VERSION", "SampleSource", "build_samples"]
+
+# The version of the samples a world of a given seed and epoch gives (D185). A sandbox keeps
+# its samples with its state; kept ones of another version are made again. Raise it whenever a
+# change of the generator changes them (tests/sandbox/test_samples_kept.py says when).
+SAMPLES_VERSION = 1
+
 
 class SampleSource(Protocol):
     """What the samples are picked from: the world (which calls :func:`build_samples`)."""
