@@ -14,6 +14,7 @@ import importlib
 import ipaddress
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -83,6 +84,7 @@ def add_miner_filter(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tribunal",
         dest="tribunals",
+        type=miner_court_arg,
         action="append",
         default=[],
         metavar=_("COURT"),
@@ -98,7 +100,7 @@ def add_miner_filter(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget-year",
         dest="budget_years",
-        type=int,
+        type=budget_year_arg,
         action="append",
         default=[],
         metavar=_("Y"),
@@ -128,11 +130,14 @@ def add_miner_filter(parser: argparse.ArgumentParser) -> None:
 # The bounds of the rate_limit settings (config.py): beyond them a value is a typo.
 MAX_RATE_CALLS = 100_000
 MAX_RATE_SECONDS = 86_400.0
-# D138: court ids are small positive integers (D36, D72); budget years have four digits;
-# other whole numbers (days) stay far below what the service's integers hold.
+# D138: a court id is a positive 32-bit integer (the Miner's reach seven digits: TRE-SP is
+# 1151652, D127); budget years have four digits; other whole numbers (days) stay far below
+# what the service's integers hold.
 MAX_WHOLE = 1_000_000
-MAX_TRIBUNAL = 99_999
+MAX_TRIBUNAL = 2**31 - 1
 BUDGET_YEARS = (1900, 2100)
+# A court's acronym as the Miner's list writes it (TJSP, TRT2, TRE-SP), resolved by the command.
+_ACRONYM = re.compile(r"[A-Za-z][A-Za-z0-9-]{1,15}")
 
 
 def rate_limit_arg(text: str) -> tuple[int, float]:
@@ -175,11 +180,16 @@ def _bounded_int(text: str, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
-def tribunal_arg(text: str) -> int:
-    value = _bounded_int(text, 1, MAX_TRIBUNAL)
+def miner_court_arg(text: str) -> int | str:
+    """A court of a Miner filter: its Miner id (1 to :data:`MAX_TRIBUNAL`) or its acronym,
+    which the command resolves through the Miner's list (D127)."""
+    stripped = text.strip()
+    if _ACRONYM.fullmatch(stripped):
+        return stripped
+    value = _bounded_int(stripped, 1, MAX_TRIBUNAL)
     if value is None:
         raise argparse.ArgumentTypeError(
-            _("{value!r} is not a court id (a whole number from 1 to {high})").format(
+            _("{value!r} is not a court: an acronym (TJSP) or a Miner id from 1 to {high}").format(
                 value=text, high=_int(MAX_TRIBUNAL)
             )
         )
@@ -243,11 +253,8 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argument type: a whole number from ``low`` to ``high``."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
+        value = _bounded_int(text, low, high)
+        if value is None:
             raise argparse.ArgumentTypeError(
                 _("{value!r} is not a whole number from {low} to {high}").format(
                     value=text, low=low, high=high
@@ -553,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_miner_filter(find)
     find.add_argument(
-        "--limit", type=int, default=None, metavar=_("N"), help=_("at most N lawsuits")
+        "--limit", type=positive_int_arg, default=None, metavar=_("N"), help=_("at most N lawsuits")
     )
     find.add_argument(
         "--yes", action="store_true", help=_("confirm: the credits are debited at once")

@@ -59,6 +59,9 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         ["count", "--kind", "judgement-bond", "--tribunal", "-5"],
         ["count", "--kind", "judgement-bond", "--tribunal", "0"],
         ["count", "--kind", "judgement-bond", "--budget-year", "99999"],
+        ["count", "--kind", "judgement-bond", "--tribunal", "TJ SP"],
+        ["miner", "find", "--kind", "judgement-bond", "--limit", "9" * 40],
+        ["miner", "find", "--kind", "judgement-bond", "--tribunal", "2147483648"],
         ["request", "12345678909", "--customer-key", ""],
         ["request", "12345678909", "--customer-key", "   "],
         ["request", "12345678909", "--cache-ttl-days", "9" * 40],
@@ -132,8 +135,22 @@ def test_argument_sets() -> None:
         "--amount-min",
         "1000",
     )
-    assert args.tribunals == ["TJSP", "1"] and args.budget_years == [2025]
+    assert args.tribunals == ["TJSP", 1] and args.budget_years == [2025]
     assert args.natures == ["alimentary"] and args.tags == [] and args.amount_min == 1000.0
+    # D127, D138: the Miner's ids reach seven digits (TRE-SP); acronyms keep their hyphen
+    args = parse(
+        "miner",
+        "find",
+        "--kind",
+        "judgement-bond",
+        "--tribunal",
+        "1151652",
+        "--tribunal",
+        "TRE-SP",
+        "--limit",
+        "50",
+    )
+    assert (args.tribunals, args.limit) == ([1151652, "TRE-SP"], 50)
 
     args = parse("cache", "prune", "--older-than", "30")
     assert (args.cache_command, args.older_than) == ("prune", 30)

@@ -3,9 +3,10 @@ synchronous routes from a script (D111).
 
 Each answer is kept in the cache with its time; ``--max-age HOURS`` answers from the cache
 when it holds a younger answer (no call), ``--offline`` answers from the cache whatever its
-age and never calls (exit 1 when nothing is kept). What a call cost goes to standard error
-in text mode and under ``cost`` in JSON. Exit codes: 0 done, 1 the service said no (or
-nothing kept offline, or no stored copy), 2 bad input (before any call).
+age and never calls. What a call cost goes to standard error in text mode and under ``cost``
+in JSON. Exit codes (``exit_codes.py``): 0 done, 1 the service said no, 2 bad input (before
+any call), 4 nothing by that name (nothing kept offline, no stored copy, no registration
+data), 5 paid but not kept; a call is refused before it is made when nothing could keep it.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from lawsuit_tui.commands.datalake_text import entity_lines, steps_lines, synthe
 from lawsuit_tui.commands.lookup import lawsuit_line
 from lawsuit_tui.commands.output import (
     EXIT_BAD_INPUT,
+    EXIT_NOTHING_MATCHED,
     EXIT_OK,
-    EXIT_REFUSED,
     bad_input_message,
     error_line,
 )
@@ -106,7 +107,7 @@ def _nothing_kept(what: str) -> int:
     error_line(
         _("nothing kept in the cache for {what}; run again without --offline").format(what=what)
     )
-    return EXIT_REFUSED
+    return EXIT_NOTHING_MATCHED
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -116,7 +117,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     except (InvalidSearchKey, ValidationError, _BadInput) as exc:
         error_line(bad_input_message(exc))
         return EXIT_BAD_INPUT
-    return run_with_context(settings, action)
+    # Every datalake call is paid (D108): refused before any call when nothing could keep the
+    # answer; --offline only reads what the cache kept.
+    return run_with_context(settings, action, needs_cache=not args.offline)
 
 
 def _age(args: argparse.Namespace) -> timedelta | None:
@@ -166,9 +169,11 @@ def _entity(args: argparse.Namespace, key: SearchKey) -> Any:
                     "cost": _cost(kept),
                 }
             )
-            return EXIT_OK
+            return EXIT_OK if answer.response_data else EXIT_NOTHING_MATCHED
         if not answer.response_data:
             print(_("No registration data for {key}.").format(key=key.display))
+            _print_cost(kept)
+            return EXIT_NOTHING_MATCHED
         for number, entity in enumerate(answer.response_data):
             if number:
                 print()
@@ -259,10 +264,10 @@ def _lawsuit(args: argparse.Namespace, key: SearchKey) -> Any:
                     "cost": _cost(kept),
                 }
             )
-            return EXIT_OK if lawsuit is not None else EXIT_REFUSED
+            return EXIT_OK if lawsuit is not None else EXIT_NOTHING_MATCHED
         if lawsuit is None:
             error_line(_("the service holds no stored copy of {code}").format(code=key.display))
-            return EXIT_REFUSED
+            return EXIT_NOTHING_MATCHED
         print(lawsuit_line(lawsuit))
         updated = lawsuit.updated_at
         if updated:

@@ -52,7 +52,10 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     ),
     (
         EXIT_NOTHING_MATCHED,
-        N_("nothing matched what was named (export --request-id of a request not cached)"),
+        N_(
+            "nothing matched what was named or searched (a search without a hit, an id the "
+            "service does not know, export --request-id of a request not cached)"
+        ),
     ),
     (
         EXIT_NOT_KEPT,

@@ -18,7 +18,13 @@ from typing import Any
 import orjson
 
 from lawsuit_tui.commands.count import body_or_exit, count_data, refuse_bad_filter
-from lawsuit_tui.commands.output import EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUSED, error_line
+from lawsuit_tui.commands.output import (
+    EXIT_BAD_INPUT,
+    EXIT_NOTHING_MATCHED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    error_line,
+)
 from lawsuit_tui.commands.session import run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_money
@@ -26,7 +32,7 @@ from lawsuit_tui.domain.miner import MinerLawsuit, MinerRequest
 from lawsuit_tui.domain.vocabulary import MINER_ERROR_WORDS, MINER_STATUS_WORDS, word
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.errors import ApiError
+from lawsuit_tui.services.errors import ApiError, NotFound
 
 __all__ = ["run"]
 
@@ -36,10 +42,11 @@ def _print_json(value: Any) -> None:
 
 
 def _refused(exc: ApiError) -> int:
-    """The Miner's ``{errors: [...]}`` codes in words, one line."""
+    """The Miner's ``{errors: [...]}`` codes in words, one line; a request it does not
+    have (its 404, or another key's) is "nothing matched" (D135)."""
     said = [word(MINER_ERROR_WORDS, line) for line in exc.messages] or [str(exc)]
     error_line(" ".join(said))
-    return EXIT_REFUSED
+    return EXIT_NOTHING_MATCHED if isinstance(exc, NotFound) else EXIT_REFUSED
 
 
 def _print_lawsuits(lawsuits: list[MinerLawsuit]) -> None:
@@ -144,4 +151,5 @@ def _find(args: argparse.Namespace, settings: Settings) -> int:
             _print_lawsuits(lawsuits)
         return EXIT_REFUSED if final is not None and final.status == "failed" else EXIT_OK
 
-    return run_with_context(settings, use_case)
+    # Paid: refused before the call when nothing could keep what it buys.
+    return run_with_context(settings, use_case, needs_cache=True)

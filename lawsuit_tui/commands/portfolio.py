@@ -26,6 +26,7 @@ import orjson
 
 from lawsuit_tui.commands.output import (
     EXIT_BAD_INPUT,
+    EXIT_NOTHING_MATCHED,
     EXIT_OK,
     EXIT_REFUSED,
     ProgressPrinter,
@@ -241,7 +242,8 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
             _print_outcome(outcome)
         return EXIT_OK if outcome.complete else EXIT_REFUSED
 
-    return run_with_context(settings, use_case)
+    # Paid, once per key (D160): refused before any call when nothing could keep its record.
+    return run_with_context(settings, use_case, needs_cache=not args.dry_run)
 
 
 def _print_outcome(outcome: ImportOutcome) -> None:
@@ -385,6 +387,12 @@ def _change(args: argparse.Namespace, settings: Settings) -> int:
         chosen = ctx.portfolio.select(entries, _selection(args, keys))
         plan = ctx.portfolio.plan(operation, chosen, target)
         question = describe_change(plan)
+        if not chosen:  # nothing matched the selection (D135's 4); none to change is a 0
+            if args.json:
+                _dump(_change_report(plan, None))
+            else:
+                print(_("Nothing to change: {what}").format(what=question))
+            return EXIT_NOTHING_MATCHED
         if not plan.affected:
             if args.json:
                 _dump(_change_report(plan, None))

@@ -15,12 +15,13 @@ import orjson
 from lawsuit_tui.commands.lookup import lawsuit_line
 from lawsuit_tui.commands.output import EXIT_BAD_INPUT, EXIT_OK, error_line
 from lawsuit_tui.commands.request import response_line
-from lawsuit_tui.commands.session import run_with_context
+from lawsuit_tui.commands.session import nothing_named, run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_datetime
 from lawsuit_tui.domain.vocabulary import RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
+from lawsuit_tui.services.errors import NotFound
 
 # Response ids are UUIDs (D3); anything this long or with spaces inside was pasted wrong.
 _MAX_ID = 200
@@ -33,7 +34,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_BAD_INPUT
 
     async def use_case(ctx: ServiceContext) -> int:
-        response = await ctx.requests.response(response_id)
+        try:
+            response = await ctx.requests.response(response_id)
+        except NotFound as exc:  # D90: RESPONSE_NOT_FOUND
+            return nothing_named(exc)
         if args.json:
             payload = response.to_json_dict()
             sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")

@@ -13,7 +13,13 @@ from typing import Any
 
 import orjson
 
-from lawsuit_tui.commands.output import EXIT_OK, EXIT_REFUSED, ProgressPrinter, error_line
+from lawsuit_tui.commands.output import (
+    EXIT_NOTHING_MATCHED,
+    EXIT_OK,
+    EXIT_REFUSED,
+    ProgressPrinter,
+    error_line,
+)
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_date
 from lawsuit_tui.i18n import _, ngettext
@@ -86,10 +92,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def print_hits(args: argparse.Namespace, hits: list[SearchHit]) -> int:
+    """The hits on standard output; exit 4 when there is none, as an export that matched
+    nothing (D135), so that a script can tell "not cached" from a result."""
+    found = EXIT_OK if hits else EXIT_NOTHING_MATCHED
     if args.json:
         payload = {"query": args.text, "count": len(hits), "results": [hit_json(h) for h in hits]}
         sys.stdout.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode() + "\n")
-        return EXIT_OK
+        return found
     print(
         ngettext("{n} lawsuit matches “{text}”", "{n} lawsuits match “{text}”", len(hits)).format(
             n=len(hits), text=args.text
@@ -98,4 +107,4 @@ def print_hits(args: argparse.Namespace, hits: list[SearchHit]) -> int:
     bold = sys.stdout.isatty()
     for rank, hit in enumerate(hits, 1):
         print("\n".join(hit_lines(rank, hit, bold=bold)))
-    return EXIT_OK
+    return found

@@ -31,6 +31,7 @@ from lawsuit_tui.commands.output import (
     EXIT_BAD_INPUT,
     EXIT_DAMAGED,
     EXIT_NOT_KEPT,
+    EXIT_NOTHING_MATCHED,
     EXIT_OK,
     EXIT_REFUSED,
     Countdown,
@@ -43,7 +44,7 @@ from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import ApiError, CacheError, InvalidSearchKey
 from lawsuit_tui.services.paid_calls import CreatedCall, Recovery
 
-__all__ = ["CACHE_WAIT_SECONDS", "run_with_context"]
+__all__ = ["CACHE_WAIT_SECONDS", "nothing_named", "run_with_context"]
 
 # How long a command waits for a cache held by a process that takes no writes (one opening
 # a large cache, a `cache prune` under way) before it gives up.
@@ -194,6 +195,13 @@ def run_with_context(
     except CacheError as exc:
         error_line(_("cache: {problem}").format(problem=exc))
         return EXIT_REFUSED
+
+
+def nothing_named(exc: ApiError) -> int:
+    """The service holds nothing by the id the command was given (its 404): said in one
+    line, and :data:`EXIT_NOTHING_MATCHED`, as an export of a request not cached."""
+    error_line(str(exc))
+    return EXIT_NOTHING_MATCHED
 
 
 async def _try_writing(ctx: ServiceContext) -> int | None:

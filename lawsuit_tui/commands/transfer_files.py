@@ -23,13 +23,14 @@ from lawsuit_tui.commands.output import (
     ProgressPrinter,
     error_line,
 )
-from lawsuit_tui.commands.session import run_with_context
+from lawsuit_tui.commands.session import nothing_named, run_with_context
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.formatting import format_datetime, format_int, format_size
 from lawsuit_tui.domain.transfer_files import TransferFile, TransferFilesPageParams
 from lawsuit_tui.domain.vocabulary import TRANSFER_FILE_STATUS_WORDS, word
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.context import ServiceContext
+from lawsuit_tui.services.errors import NotFound
 from lawsuit_tui.services.results import Progress
 from lawsuit_tui.services.transfer_files import TransferFileNotReady
 
@@ -115,5 +116,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         except TransferFileNotReady as exc:
             error_line(str(exc))
             return EXIT_REFUSED
+        except NotFound as exc:  # D123: TRANSFER_FILE_NOT_FOUND
+            return nothing_named(exc)
 
     return run_with_context(settings, use_case)

@@ -203,18 +203,17 @@ def _searched_documents(state: SandboxState, search_type: str, key: str) -> froz
 
 
 def _check_search(search_type: str, response_type: str | None, accepted: Iterable[str]) -> None:
+    # D94: the documented enums allow these values; this route cannot serve them (422).
     if search_type in _NOT_SERVED:
-        raise ServiceError.invalid(
+        raise ServiceError.unusable(
             "search.search_type",
-            "literal_error",
             f"search_type {search_type} is not served by this route; "
             "use cpf, cnpj, oab, name, lawsuit_cnj or rji",
         )
     choices = tuple(accepted)
     if response_type is not None and response_type not in choices:
-        raise ServiceError.invalid(
+        raise ServiceError.unusable(
             "search.response_type",
-            "literal_error",
             f"response_type {response_type} is not served by this route; use {', '.join(choices)}",
         )
 
@@ -222,7 +221,7 @@ def _check_search(search_type: str, response_type: str | None, accepted: Iterabl
 def select(
     state: SandboxState, body: LawsuitsIn, *, accepted: Iterable[str] = LISTING_RESPONSE_TYPES
 ) -> Selection:
-    """The lawsuits ``body`` finds in the datalake (D71, D102); 400 for what it cannot ask."""
+    """The lawsuits ``body`` finds in the datalake (D71, D102); 422 for what it cannot ask."""
     search = body.search
     search_type = "lawsuit_cnj" if search.search_type == "lawsuit_id" else search.search_type
     _check_search(search_type, search.response_type, accepted)
@@ -408,15 +407,14 @@ def stored_lawsuit(
 def entities(state: SandboxState, body: EntitiesIn, request_id: str) -> dict[str, Any]:
     """D78, D103: ``POST /entities``."""
     search = body.search
-    if search.search_type not in _ENTITY_SEARCHES:
-        raise ServiceError.invalid(
+    if search.search_type not in _ENTITY_SEARCHES:  # D94: allowed by the enum, not served
+        raise ServiceError.unusable(
             "search.search_type",
-            "literal_error",
             f"search_type {search.search_type} is not served by this route; use cpf, cnpj or name",
         )
     if search.response_type is not None and search.response_type != "entity":
-        raise ServiceError.invalid(
-            "search.response_type", "literal_error", "response_type must be entity on this route"
+        raise ServiceError.unusable(
+            "search.response_type", "response_type must be entity on this route"
         )
     key = normalize_search_key(search.search_type, search.search_key)
     world = state.world

@@ -202,6 +202,11 @@ class ServiceError(Exception):
         return cls(422, f"{field}: {message}", name="HttpUnprocessableEntityError")
 
     @classmethod
+    def unprocessable(cls, items: Sequence[ValidationItem | str]) -> ServiceError:
+        """As :meth:`unusable`, for several fields at once (``data`` joins them)."""
+        return cls(422, list(items), name="HttpUnprocessableEntityError")
+
+    @classmethod
     def not_found(cls, name: str, message: str, **ids: str) -> ServiceError:
         """404 naming what was not found: ``data`` = ``{<id field>: <id>, message}``."""
         return cls(404, {**ids, "message": message}, name=name)

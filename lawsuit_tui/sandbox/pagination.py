@@ -5,7 +5,7 @@ with each route's bounds (D75), and the encodings of filters, dates and ordering
   ``page`` above 2^63 once overflowed the JSON writer), ``page_size`` within the route's OAS
   bounds, defaults as D75; a violation is a 400 naming the field (D64).
 - :func:`query_values`: a filter given as repeated keys (``status=a&status=b``), as a JSON
-  array string (``status=["a","b"]``) or as one value.
+  array string (``status=["a","b"]``) or as one value; :data:`ValuesQuery` documents it.
 - :func:`query_instant`: a date filter as the OAS ``date-time`` or a date ``YYYY-MM-DD`` (an
   ``_lte`` date is the end of that day, UTC, D63); anything else is a 400 (``0.5`` was once
   read as a Unix time).
@@ -34,7 +34,7 @@ import re
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import Query, Request
@@ -47,7 +47,9 @@ __all__ = [
     "MAX_PAGE",
     "MAX_PAGE_SIZE",
     "PageParams",
+    "ValuesQuery",
     "date_query",
+    "listed_values",
     "order_pattern",
     "page_params",
     "paginate",
@@ -73,6 +75,14 @@ DATE_PATTERN = (
     r"([Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?)?$"
 )
 _DATE_RE = re.compile(DATE_PATTERN)
+
+
+# D76: a filter of one or more values, documented as the provider's OAS does (an array of
+# strings, absent = empty). Not ``list[str] | None``: schemathesis takes ``anyOf [array, null]``
+# to make a number (the same text on the wire as a string) invalid data the route accepted.
+ValuesQuery = Annotated[
+    list[str], Query(default_factory=list, description="one or more values (D76)")
+]
 
 
 @dataclass(frozen=True)
@@ -177,25 +187,37 @@ def _instant(
 
 def query_values(request: Request, name: str) -> list[str] | None:
     """Every value of filter ``name`` (D76): repeated keys, a JSON array string, or one
-    value; None when the filter is not given."""
+    value; None when the filter is not given. A value that starts as an array and is not a
+    JSON array of values is a 422 naming the filter: the documented schema (an array of
+    strings) allows the text, the service cannot read it (D94)."""
     raw = request.query_params.getlist(name)
     if not raw:
         return None
+    return _expanded(name, raw)
+
+
+def listed_values(name: str, raw: Sequence[str]) -> list[str]:
+    """The values of filter ``name`` given as ``raw`` (a :data:`ValuesQuery`), as
+    :func:`query_values` reads them, empty values left out (``status=`` filters nothing)."""
+    return [value for value in _expanded(name, raw) if value.strip()]
+
+
+def _expanded(name: str, raw: Sequence[str]) -> list[str]:
     values: list[str] = []
     for item in raw:
         text = item.strip()
-        if text.startswith("["):
-            try:
-                decoded = orjson.loads(text)
-            except orjson.JSONDecodeError:
-                raise ServiceError.invalid(name, "json_invalid", "not a JSON array") from None
-            if not isinstance(decoded, list) or not all(
-                isinstance(v, str | int | float) and not isinstance(v, bool) for v in decoded
-            ):
-                raise ServiceError.invalid(name, "type", "must be an array of strings")
-            values.extend(str(v) for v in decoded)
-        else:
+        if not text.startswith("["):
             values.append(item)
+            continue
+        try:
+            decoded = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            raise ServiceError.unusable(name, "not a JSON array") from None
+        if not isinstance(decoded, list) or not all(
+            isinstance(v, str | int | float) and not isinstance(v, bool) for v in decoded
+        ):
+            raise ServiceError.unusable(name, "must be an array of strings")
+        values.extend(str(v) for v in decoded)
     return values
 
 
@@ -215,7 +237,8 @@ def query_order(
     """The ordering asked for (D76) as ``(field, "asc"|"desc")``; ``default`` when none.
 
     Accepted: ``order={"created_at":"desc"}``, ``order[created_at]=desc``, ``order=desc``
-    with optional ``order_by=created_at``, ``orderField``/``orderDirection``. A field or a
+    with optional ``order_by=created_at`` (or ``order_by`` alone), ``orderField``/
+    ``orderDirection``. A field or a
     direction not known is a 400 naming ``order``."""
     params = request.query_params
     field, direction = default
@@ -243,6 +266,8 @@ def query_order(
             found = (params.get("order_by", field), text)
     if params.get("orderField") is not None or params.get("orderDirection") is not None:
         found = (params.get("orderField", field), params.get("orderDirection", direction))
+    if found is None and params.get("order_by") is not None:
+        found = (params["order_by"], direction)  # a field alone: its default direction
     if found is None:
         return default
     name, value = found[0].strip(), found[1].strip().lower()

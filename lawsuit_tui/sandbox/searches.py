@@ -87,19 +87,23 @@ def normalize_search_key(search_type: str, key: str, field: str = "search.search
     if search_type == "rji":
         digits = "".join(ch for ch in text if ch.isdigit())
         if not 10 <= len(digits) <= 30 or any(ch.isalpha() for ch in text):
-            raise ServiceError.invalid(field, "format", "an RJI is a number of 10 to 30 digits")
+            raise ServiceError.unusable(field, "an RJI is a number of 10 to 30 digits")
         return digits
     if search_type == "name":
         if len(text) < 3:
             raise ServiceError.unusable(field, "a name needs at least 3 letters")
         return " ".join(text.split())
-    try:
-        parsed = parse_search_key(text)
-    except InvalidSearchKey as exc:
-        raise ServiceError.unusable(field, exc.english) from None
     # D115: the attachment searches take a CNJ number as their key.
     cnj_keyed = ("lawsuit_id", "lawsuit_attachment", "execution_attachment")
     wanted = "lawsuit_cnj" if search_type in cnj_keyed else search_type
+    try:
+        parsed = parse_search_key(text)
+    except InvalidSearchKey as exc:
+        if exc.kind is not None and exc.kind != wanted:
+            # The parser's complaint is about the type the text looks like ("12345" is an
+            # OAB without its state): what matters here is that it is no key of this type.
+            raise ServiceError.unusable(field, f"{key!r} is not a {search_type} key") from None
+        raise ServiceError.unusable(field, exc.english) from None
     if parsed.search_type != wanted:
         raise ServiceError.unusable(
             field, f"{key!r} is a {parsed.search_type} key, not a {search_type} key"

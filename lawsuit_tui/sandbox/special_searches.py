@@ -50,7 +50,8 @@ def is_special(search: SearchIn) -> bool:
 
 
 def check(search: SearchIn) -> None:
-    """400 for what a special search lacks (D115, D119), every rule at once."""
+    """422 for what a special search lacks (D115, D119; D94: the documented schema allows
+    the body, the service cannot use it), every rule at once."""
     problems: list[dict[str, str]] = []
     params = search.search_params
     if search.search_type in ATTACHMENT_SEARCHES and not (
@@ -72,7 +73,7 @@ def check(search: SearchIn) -> None:
             }
         )
     if problems:
-        raise ServiceError.bad_request(problems)
+        raise ServiceError.unprocessable(problems)
 
 
 def plan_and_cost(search: SearchIn, with_attachments: bool) -> tuple[str, float] | None:

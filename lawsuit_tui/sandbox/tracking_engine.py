@@ -123,11 +123,18 @@ class TrackingEngine:
         }
 
     def _checked(self, body: TrackingIn, live: dict[tuple[str, str], str]) -> str:
-        """The normalized key of ``body``, or why it cannot be registered: 422 (types), 400
-        (a key that is not one of its type, D52), 409 (tracked already, D54)."""
+        """The normalized key of ``body``, or why it cannot be registered: 422 (a search type
+        that is not tracked, types that do not go together, a key that is not one of its type:
+        D52, D94), 409 (tracked already, D54)."""
         search = body.search
-        response_type = search.response_type or response_types_for(search.search_type)[0]
-        if response_type not in response_types_for(search.search_type):
+        accepted = response_types_for(search.search_type)
+        if not accepted:
+            # tracking.json's enum lists every search type; trackings keep D11's (D68).
+            raise ServiceError.unusable(
+                "search.search_type", f"a {search.search_type} search cannot be tracked"
+            )
+        response_type = search.response_type or accepted[0]
+        if response_type not in accepted:
             raise ServiceError(
                 422,
                 f"response_type {response_type} cannot be asked for search_type "

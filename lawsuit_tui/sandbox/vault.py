@@ -138,9 +138,10 @@ class VaultValidationError(ValueError):
 
 
 class VaultRefusal(Exception):
-    """A refusal with the vault's own code (D67): ``PFX_*`` and
-    ``CERTIFICATE_FIELDS_NOT_ALLOWED`` (400), ``CERTIFICATE_HOLDER_MISMATCH`` and
-    ``CREDENTIAL_TYPE_CONFLICT`` (409, ``conflict`` names the system and key)."""
+    """A refusal with the vault's own code (D67): ``PFX_*`` (422: a file the documented
+    schema allows that is no usable certificate, D94), ``CERTIFICATE_FIELDS_NOT_ALLOWED``
+    (400), ``CERTIFICATE_HOLDER_MISMATCH`` and ``CREDENTIAL_TYPE_CONFLICT`` (409,
+    ``conflict`` names the system and key)."""
 
     def __init__(
         self, status: int, code: str, why: str, conflict: Mapping[str, str] | None = None
@@ -469,7 +470,7 @@ class Vault:
             data = decode_file_base64(texts["file_base64"])
             info = inspect_pkcs12(data, texts["password"], now=now)
         except CertificateCheck as exc:
-            raise VaultRefusal(400, exc.fault.value, exc.detail) from None
+            raise VaultRefusal(422, exc.fault.value, exc.detail) from None
         conflict = {"system_name": system, "customer_key": key}
         with self._lock:
             slot = record_key(system, key)

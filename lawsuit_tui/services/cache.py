@@ -41,6 +41,9 @@ _KINDS = {
     "upsert_trackings": "trackings",
     "add_count_request": "counts",
     "save_vault_snapshot": "vault",
+    "keep_datalake_answers": "datalake",
+    "begin_portfolio_import": "imports",
+    "settle_portfolio_import": "imports",
 }
 _BOOKKEEPING = frozenset({"set_meta", "add_recent_search"})
 
@@ -48,7 +51,13 @@ Reattach = Callable[[], Awaitable["Store | HolderClient | None"]]
 
 
 def _size(op: str, args: tuple[Any, ...]) -> int:
-    if op in ("upsert_requests", "upsert_responses", "upsert_trackings", "upsert_lawsuits"):
+    if op in (
+        "upsert_requests",
+        "upsert_responses",
+        "upsert_trackings",
+        "upsert_lawsuits",
+        "keep_datalake_answers",
+    ):
         first = args[0] if args else ()
         return len(first) if isinstance(first, list | tuple) else 1
     return 1
@@ -80,6 +89,8 @@ class Unkept:
             "trackings": lambda n: ngettext("{n} tracking", "{n} trackings", n),
             "counts": lambda n: ngettext("{n} count", "{n} counts", n),
             "vault": lambda n: ngettext("{n} vault status", "{n} vault statuses", n),
+            "datalake": lambda n: ngettext("{n} datalake answer", "{n} datalake answers", n),
+            "imports": lambda n: ngettext("{n} record of an import", "{n} records of an import", n),
         }
         return ", ".join(
             words[k](n).format(n=n)
@@ -216,10 +227,31 @@ class Cache:
 
     async def keep_datalake_answers(self, answers: list[dict[str, Any]]) -> None:
         """Keep datalake answers (``store.datalake.put``'s arguments each), in one batch."""
-        if not self.writable or not answers:
-            return
+        if answers:
+            await self._write(self.store.keep_datalake_answers, answers, default=None)
 
-        await asyncio.to_thread(self.store.datalake.put_many, answers)
+    async def begin_portfolio_import(self, service: str, keys: list[tuple[str, str]]) -> str | None:
+        """The id of a durable intent to send ``keys`` (D160), None when nothing keeps it."""
+        intent_id: str | None = await self._write(
+            self.store.begin_portfolio_import, service, keys, default=None
+        )
+        return intent_id
+
+    async def settle_portfolio_import(
+        self,
+        intent_id: str,
+        outcome: str,
+        tracking_ids: dict[str, str],
+        trackings: list[dict[str, Any]] | None = None,
+    ) -> None:
+        await self._write(
+            self.store.settle_portfolio_import,
+            intent_id,
+            outcome,
+            tracking_ids,
+            trackings or [],
+            default=None,
+        )
 
     def datalake_answer(self, kind: str, query_key: str) -> KeptAnswer | None:
         return self.store.datalake.get(kind, query_key)

@@ -393,9 +393,7 @@ class _Run:
                 found[identity] = str(record["tracking_id"])
                 records.append(record)
         ids = {_label(identity): tid for identity, tid in found.items()}
-        await asyncio.to_thread(
-            self.d.cache.store.portfolio_imports.settle, intent_id, "reconciled", ids, records
-        )
+        await self.d.cache.settle_portfolio_import(intent_id, "reconciled", ids, records)
         self.outcome.reconciled += len(found)
         return found
 
@@ -442,31 +440,43 @@ class _Run:
 
     async def _send(self, chunk: list[ImportRow]) -> list[ImportRow]:
         """Send one chunk; the rows to send again (certainly not created)."""
-        store = self.d.cache.store
+        cache = self.d.cache
         keys = [(row.key.search_type, row.key.key) for row in chunk if row.key is not None]
         body = TrackingBulkBody(trackings=[row_body(row, self.importer.tiers) for row in chunk])
-        intent_id = await asyncio.to_thread(store.portfolio_imports.begin, self.service, keys)
+        # Kept here or by the process that holds the cache (D137), before anything is sent.
+        intent_id = await cache.begin_portfolio_import(self.service, keys)
+        if intent_id is None:
+            raise CacheReadOnly(
+                _(
+                    "The cache could not keep the record of the next call (the process that "
+                    "held it is gone): it was not sent. Run the import again to go on."
+                )
+            )
+
+        async def not_sent() -> None:
+            await cache.settle_portfolio_import(intent_id, "not_sent", {})
+
         began = self.importer._clock()
         try:
             result = await self.d.api.create_trackings_bulk(body)
         except (Unauthorized, Forbidden, OperationNotAvailable):
             # Every other chunk would be refused alike (a service without the bulk route
             # answers 404/405 before doing anything).
-            await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})
+            await not_sent()
             raise
         except (RateLimited, Maintenance):
             # Never processed: the rows go back in the queue (once).
-            await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})
+            await not_sent()
             return chunk
         except TransportFailure as exc:
             if exc.sent:
                 return await self._unknown(intent_id, chunk)
-            await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})
+            await not_sent()
             return chunk
         except ApiError as exc:
             status = exc.status or 0
             if 400 <= status < 500:  # refused whole: nothing was made
-                await asyncio.to_thread(store.portfolio_imports.settle, intent_id, "not_sent", {})
+                await not_sent()
                 code = exc.name or str(status)
                 self.outcome.failed.extend((row, code, str(exc)) for row in chunk)
                 return []
@@ -508,12 +518,8 @@ class _Run:
             if identity is not None:
                 by_identity[identity] = record
         ids = {_label(identity): r.tracking_id for identity, r in by_identity.items()}
-        await asyncio.to_thread(
-            self.d.cache.store.portfolio_imports.settle,
-            intent_id,
-            "answered",
-            ids,
-            [record.to_json_dict() for record in made],
+        await self.d.cache.settle_portfolio_import(
+            intent_id, "answered", ids, [record.to_json_dict() for record in made]
         )
         refused = {error.index: error for error in errors}
         unknown_ids: list[ImportRow] = []

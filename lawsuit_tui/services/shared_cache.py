@@ -62,6 +62,9 @@ FORWARDED_WRITES = frozenset(
         "save_vault_snapshot",
         "add_recent_search",
         "set_meta",
+        "keep_datalake_answers",
+        "begin_portfolio_import",
+        "settle_portfolio_import",
     }
 )
 _HEADER = struct.Struct(">I")

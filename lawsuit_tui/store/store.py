@@ -353,6 +353,29 @@ class Store:
     def add_recent_search(self, text: str) -> None:
         self.meta.add_recent_search(text)
 
+    # ------------------------------------------------------------------ datalake, imports
+    # Store-level writes, so that a process beside the holder of the cache can hand them
+    # over by name (services/shared_cache.FORWARDED_WRITES).
+
+    def keep_datalake_answers(self, answers: Iterable[dict[str, Any]]) -> None:
+        """Keep datalake answers (``datalake.put``'s arguments each) in one durable batch."""
+        self.datalake.put_many(answers)
+
+    def begin_portfolio_import(self, service: str, keys: Iterable[Iterable[str]]) -> str:
+        """Record the keys a bulk call is about to send; the intent's id (durable)."""
+        pairs = [(str(kind), str(key)) for kind, key in keys]
+        return self.portfolio_imports.begin(service, pairs)
+
+    def settle_portfolio_import(
+        self,
+        intent_id: str,
+        outcome: str,
+        tracking_ids: dict[str, str],
+        trackings: Iterable[dict[str, Any]] = (),
+    ) -> None:
+        """Close an import's intent and keep the trackings it made, in one durable batch."""
+        self.portfolio_imports.settle(intent_id, outcome, tracking_ids, trackings)
+
     def recent_searches(self, limit: int = 20) -> list[str]:
         return self.meta.recent_searches(limit)
 

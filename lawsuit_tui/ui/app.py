@@ -432,7 +432,9 @@ class LawsuitApp(App[int]):
         keys = self._keymap.get(binding_id)
         if keys:
             return words_of_key(self, keys)
-        nodes: list[Any] = [self, self.screen, *every_screen(self)]
+        # The screen on show first; none while a mode is switched or the app closes (a
+        # screen's timer may still ask then: ScreenStackError was raised from here).
+        nodes: list[Any] = [self, *self.screen_stack[-1:], *every_screen(self)]
         for node in nodes:
             for _key, binding in node._bindings:
                 if binding.id == binding_id:

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from lawsuit_tui.api.errors import BadRequest, ServerError
+from lawsuit_tui.api.errors import ServerError, Unprocessable
 from lawsuit_tui.api.resources.lookup import lookup_body
 from lawsuit_tui.domain.datalake import DatalakeSearch, EntitiesBody, EntitySearch
 from lawsuit_tui.domain.requests import Filter, KeysFilter
@@ -135,7 +135,7 @@ async def test_registration_data_and_the_stored_copy(sandbox: SandboxRig) -> Non
     assert first.saved_attachments == [a for a in first.attachments or [] if a.status == "done"]
     never = str(samples["never_captured_lawsuit"])
     assert await sandbox.api.stored_lawsuit(never) is None
-    with pytest.raises(BadRequest):
+    with pytest.raises(Unprocessable):  # D94: a text that is no CNJ
         await sandbox.api.stored_lawsuit("12345")
 
 

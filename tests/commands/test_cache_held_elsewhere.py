@@ -107,3 +107,55 @@ def test_a_free_lookup_that_could_not_be_kept_says_so_and_exits_non_zero(
     assert code == EXIT_NOT_KEPT
     assert samples["lawsuit_cnj"][0] in out  # shown all the same
     assert "not kept" in err and "lawsuit" in err
+
+
+def test_a_datalake_call_beside_the_receiver_is_kept_by_it(
+    receiver: Child, capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
+) -> None:
+    # Before: the answer, paid, was written to this process's read-only view: exit 5.
+    code, out, err = run(capsys, "datalake", "entity", samples["company"], "--json")
+    assert code == 0, err
+    assert json.loads(out)["cost"]["calls"] == 1
+    kept = cached(lambda store: store.datalake.of_document(samples["company"]))
+    assert len(kept) == 1
+    code, out, err = run(capsys, "datalake", "entity", samples["company"], "--offline")
+    assert code == 0 and "Partners:" in out  # read back from what the holder kept
+
+
+def test_a_portfolio_import_beside_the_receiver_is_kept_by_it(
+    receiver: Child, capsys: pytest.CaptureFixture[str], samples: dict[str, Any], tmp_path: Path
+) -> None:
+    # Before: the import's record of each call (D160) could not be written beside a holder.
+    keys = [*samples["lawsuit_cnj"][:2], samples["cpf"][0]]
+    path = tmp_path / "carteira.csv"
+    path.write_text("\n".join(["key", *keys]) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "portfolio", "import", str(path), "--json")
+    assert code == 0, err
+    created = json.loads(out)["created"]
+    assert len(created) == 3
+    assert cached(lambda store: store.portfolio_imports.open_intents()) == []
+    tracked = cached(lambda store: {t["tracking_id"] for t in store.list_trackings()})
+    assert {item["tracking_id"] for item in created} <= tracked
+
+
+@pytest.mark.parametrize("command", ["datalake", "miner", "portfolio"])
+def test_a_paid_command_is_not_sent_when_nothing_could_keep_it(
+    command: str,
+    bare_writer: subprocess.Popen[str],
+    capsys: pytest.CaptureFixture[str],
+    samples: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # D136: each pays (D108, D72, D160); before, each was sent and its answer not kept.
+    monkeypatch.setattr("lawsuit_tui.commands.session.CACHE_WAIT_SECONDS", 0.0)
+    path = tmp_path / "keys.txt"
+    path.write_text(samples["cpf"][0] + "\n", encoding="utf-8")
+    argv = {
+        "datalake": ["datalake", "entity", samples["company"]],
+        "miner": ["miner", "find", "--kind", "judgement-bond", "--tribunal", "10", "--yes"],
+        "portfolio": ["portfolio", "import", str(path)],
+    }[command]
+    code, _out, err = run(capsys, *argv)
+    assert code == EXIT_REFUSED, err
+    assert "Nothing was sent" in err

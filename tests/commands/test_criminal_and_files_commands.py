@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from lawsuit_tui import cli
+from lawsuit_tui.commands.output import EXIT_NOTHING_MATCHED
 from lawsuit_tui.services import context
 
 
@@ -115,7 +116,8 @@ def test_transfer_files_refusals(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, out, err = run(capsys, "transfer-files", "download", pending, "--to", str(tmp_path))
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
     code, out, err = run(capsys, "transfer-files", "get", "no-such-file")
-    assert code == 1 and len(err.strip().splitlines()) == 1
+    # D135: an id the service does not know is "nothing matched", as a request not cached
+    assert code == EXIT_NOTHING_MATCHED and len(err.strip().splitlines()) == 1
 
 
 def test_an_error_needs_a_message(capsys: pytest.CaptureFixture[str], no_calls: None) -> None:

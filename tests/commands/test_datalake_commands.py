@@ -34,6 +34,11 @@ def test_entity_as_text_and_json(
     assert again["cost"] == {**data["cost"], "calls": 0, "from_cache": True}  # kept, no call
     code, out, _err = run(capsys, "entity", samples["homonym_name"], "--json")
     assert code == 0 and len(json.loads(out)["entities"]) >= 2  # a name: every homonym
+    # D135: nothing by the key named (the answer is still shown, and paid)
+    code, out, err = run(capsys, "entity", samples["no_data"]["cpf"])
+    assert code == 4 and out.startswith("No registration data for") and "billable" in err
+    code, out, _err = run(capsys, "entity", samples["no_data"]["cpf"], "--json")
+    assert code == 4 and json.loads(out)["entities"] == []
 
 
 def test_count_and_synthetic_agree(
@@ -66,7 +71,7 @@ def test_steps_and_the_stored_copy(
     code, out, err = run(capsys, "lawsuit", two)
     assert code == 0 and out.startswith(two) and "stored copy updated" in out
     code, out, err = run(capsys, "lawsuit", samples["never_captured_lawsuit"])
-    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+    assert code == 4 and out == "" and len(err.strip().splitlines()) == 1  # D135
 
 
 def test_offline_answers_only_what_is_kept(
@@ -74,12 +79,12 @@ def test_offline_answers_only_what_is_kept(
 ) -> None:
     cpf = samples["cpf"][0]
     code, _out, err = run(capsys, "count", cpf, "--offline")
-    assert code == 1 and "without --offline" in err
+    assert code == 4 and "without --offline" in err  # D135: nothing kept by that name
     assert run(capsys, "count", cpf)[0] == 0
     code, out, err = run(capsys, "count", cpf, "--offline", "--json")
     assert code == 0 and json.loads(out)["cost"]["calls"] == 0
     code, _out, err = run(capsys, "steps", samples["lawsuit_cnj"][0], "--offline")
-    assert code == 1
+    assert code == 4
 
 
 @pytest.mark.parametrize(

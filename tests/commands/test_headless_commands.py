@@ -176,7 +176,7 @@ def test_miner_find_waits_and_lists_its_lawsuits(capsys: pytest.CaptureFixture[s
 
 def test_miner_refusals_are_one_line_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "miner", "responses", "4242")
-    assert (code, out) == (1, "")
+    assert (code, out) == (4, "")  # D135: no request by that number
     assert err.strip() == "lawsuit-tui: The Miner has no request with this number."
     code, out, _err = run(capsys, "miner", "tribunals", "--json")
     assert code == 0 and len(json.loads(out)) == 62

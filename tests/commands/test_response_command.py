@@ -34,9 +34,9 @@ def test_a_response_by_its_id_plain_and_json(
     assert shown["response_data"]["code"] == first["response_data"]["code"]
 
 
-def test_an_unknown_id_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_id_is_one_line_and_exit_4(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "response", "00000000-0000-0000-0000-000000000000")
-    assert code == 1 and out == ""
+    assert code == 4 and out == ""  # D135: nothing by that id
     assert len(err.strip().splitlines()) == 1 and "RESPONSE_NOT_FOUND" in err
 
 

@@ -86,6 +86,15 @@ class Sandbox:
 SandboxFactory = Callable[..., Awaitable[Sandbox]]
 
 
+async def _all_time(request: httpx.Request) -> None:
+    """D63: GET /requests needs both dates; like the client, every call sends a window wide
+    enough for any test (a test's own dates replace these). Added to the query the request
+    has: a client's ``params=`` would replace a query written in the URL."""
+    missing = {name: value for name, value in ALL_TIME.items() if name not in request.url.params}
+    if missing:
+        request.url = request.url.copy_merge_params(missing)
+
+
 @pytest.fixture
 def receiver() -> Receiver:
     return Receiver()
@@ -103,9 +112,7 @@ async def make_sandbox(world: World) -> AsyncIterator[SandboxFactory]:
             transport=httpx.ASGITransport(app=app),
             base_url="http://sandbox.test",
             headers={"api-key": api_key},
-            # D63: GET /requests needs both dates; like the client, every call sends a window
-            # wide enough for any test (a test's own dates replace these).
-            params=ALL_TIME,
+            event_hooks={"request": [_all_time]},
         )
         sandbox = Sandbox(app, client, clock)
         made.append(sandbox)

@@ -132,8 +132,8 @@ async def test_sanction_is_read_but_not_produced(sb: Sandbox, samples: dict[str,
 
 async def test_an_rji_is_digits(sb: Sandbox) -> None:
     error = await refused(
-        sb, {"search_type": "rji", "search_key": "RJI-ABC", "response_type": "warrant"}, 400
-    )
+        sb, {"search_type": "rji", "search_key": "RJI-ABC", "response_type": "warrant"}, 422
+    )  # D94: a string the schema allows, no RJI
     assert "search.search_key" in str(error["data"])
 
 
@@ -208,7 +208,7 @@ async def test_an_attachment_search_names_the_attachment(
     sb: Sandbox, samples: dict[str, Any]
 ) -> None:
     search = {"search_type": "lawsuit_attachment", "search_key": samples["lawsuit_cnj"][0]}
-    error = await refused(sb, search, 400)
+    error = await refused(sb, search, 422)  # D94: the schema allows it, the service cannot
     assert "search.search_params.attachment_id" in str(error["data"])
 
 
@@ -270,7 +270,7 @@ async def test_an_execution_attachment_search(
 
 
 async def test_a_custom_search_needs_a_filter(sb: Sandbox) -> None:
-    error = await refused(sb, {"search_type": "custom"}, 400)  # no key, no filter
+    error = await refused(sb, {"search_type": "custom"}, 422)  # no key, no filter (D94)
     assert "search.search_params.filter" in str(error["data"])
 
 

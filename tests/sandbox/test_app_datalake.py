@@ -118,17 +118,24 @@ async def test_phase_and_status_only_with_process_status(
 
 async def test_what_the_route_does_not_serve(sb: Sandbox, samples: dict[str, Any]) -> None:
     cpf = samples["cpf"][0]
+    # What the documented schema refuses is a 400 (D64)...
     for payload in (
-        body("custom", "x", search_params={"filter": {"side": "Active"}}),
-        body("cpf", cpf, response_type="warrant"),
         body("cpf", cpf, search_params={"filter": {"side": "Sideways"}}),
         body("cpf", cpf, search_params={"filter": {"tribunals": {"keys": ["XYZ9"]}}}),
         body("lawsuit_cnj", samples["lawsuit_cnj"][0], cache_ttl_in_days=0),
-        body("cpf", "123"),
     ):
         answer = await sb.client.post("/lawsuits/lawsuits", json=payload)
         assert answer.status_code == 400, payload
         assert answer.json()["error"]["message"] == "BAD_REQUEST"
+    # ... and what it allows but the route cannot serve, a 422 naming the field (D94).
+    for payload, field in (
+        (body("custom", "x", search_params={"filter": {"side": "Active"}}), "search_type"),
+        (body("cpf", cpf, response_type="warrant"), "response_type"),
+        (body("cpf", "123"), "search_key"),
+    ):
+        answer = await sb.client.post("/lawsuits/lawsuits", json=payload)
+        assert answer.status_code == 422, payload
+        assert answer.json()["error"]["data"].startswith(f"search.{field}: ")
     rji = (await sb.client.post("/lawsuits/lawsuits", json=body("rji", "123456"))).json()
     assert rji["has_lawsuits"] is False and rji["lawsuits"] == []
 
@@ -246,7 +253,10 @@ async def test_the_stored_copy_of_one_lawsuit(
     missing = await sb.client.get(f"/lawsuits/lawsuits/{samples['no_data']['lawsuit_cnj']}")
     assert missing.status_code == 404
     assert missing.json()["error"]["name"] == "LAWSUIT_NOT_FOUND"
-    assert (await sb.client.get("/lawsuits/lawsuits/12345")).status_code == 400
+    # D94: any text is a documented path; one that is no CNJ is unprocessable, said so.
+    not_cnj = await sb.client.get("/lawsuits/lawsuits/12345")
+    assert not_cnj.status_code == 422
+    assert not_cnj.json()["error"]["data"] == "lawsuit_cnj: '12345' is not a lawsuit_cnj key"
     assert (
         await sb.client.get(f"/lawsuits/lawsuits/{two}", params={"instance": 0})
     ).status_code == 400
@@ -293,7 +303,8 @@ async def test_entities_refuses_other_searches(sb: Sandbox, samples: dict[str, A
         body("cpf", samples["busy_person"], response_type="lawsuits"),
         body("cpf", "111"),
     ):
-        assert (await sb.client.post("/lawsuits/entities", json=payload)).status_code == 400
+        # D94: values the documented enums and strings allow, which this route cannot use
+        assert (await sb.client.post("/lawsuits/entities", json=payload)).status_code == 422
 
 
 async def test_on_demand_registration_data_are_read_now(

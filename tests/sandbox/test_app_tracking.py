@@ -197,3 +197,15 @@ async def test_document_tracking_reports_only_new_lawsuits(
     responses = (await sb.client.get("/requests/responses", params={"origin_id": tid})).json()
     assert responses["all_count"] == 0
     assert (await sb.client.get(f"/tracking/tracking/{tid}")).json()["status"] == "updated"
+
+
+async def test_a_search_type_trackings_do_not_keep_is_422(sb: Sandbox) -> None:
+    # D68, D94: tracking.json's enum lists rji and custom; trackings keep D11's search types.
+    # Before: the sandbox failed with a 500 on them.
+    for search_type, key in (("custom", "x"), ("rji", "1" * 20)):
+        payload = {"search": {"search_type": search_type, "search_key": key}}
+        answer = await sb.client.post("/tracking/tracking", json=payload)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["data"] == (
+            f"search.search_type: a {search_type} search cannot be tracked"
+        )

@@ -54,7 +54,7 @@ async def test_bulk_makes_each_item_on_its_own_in_order(
     assert sorted(errors) == [1, 3, 4, 5]
     assert errors[1].already_exists and errors[4].already_exists
     assert tracked.json()["tracking_id"] in errors[1].message
-    assert errors[3].code == "HttpBadRequestError"
+    assert errors[3].code == "HttpUnprocessableEntityError"  # D94: no CPF, though a string
     assert "search.search_key" in errors[5].message
     assert errors[5].input == {"search": {"search_type": "cpf"}}
     listing = (await sb.client.get("/tracking/tracking")).json()
@@ -65,6 +65,13 @@ async def test_bulk_answers_201_when_every_item_fails(sb: Sandbox) -> None:
     result = await bulk(sb, [{"search": "nope"}, 7])
     assert result.trackings == []
     assert [error.index for error in result.errors] == [0, 1]
+
+
+async def test_an_item_beyond_64_bits_is_echoed_in_its_error(sb: Sandbox) -> None:
+    # Before: the echo of the refused input could not be written (a 500).
+    result = await bulk(sb, [-(2**63) - 1])
+    assert result.trackings == []
+    assert [error.index for error in result.errors] == [0]
 
 
 async def test_bulk_bounds(sb: Sandbox, samples: dict[str, Any]) -> None:

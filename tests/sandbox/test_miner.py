@@ -121,3 +121,13 @@ async def test_a_key_without_the_miner_is_403(http: httpx.AsyncClient) -> None:
             method, path, json={"kind": "judgement-bond"}, headers={"api-key": "plain"}
         )
         assert answer.status_code == 403
+
+
+async def test_the_count_path_asked_with_get_is_405_not_a_bad_id(http: httpx.AsyncClient) -> None:
+    # Before: GET /miner/requests/count reached GET /requests/{request_id} and was a 400 for
+    # the id "count"; the path serves POST only.
+    answer = await http.get("/miner/requests/count")
+    assert answer.status_code == 405
+    assert "POST" in answer.headers["allow"]
+    assert "errors" in answer.json()  # the Miner's shape (D64)
+    assert (await http.get("/miner/requests/abc")).status_code == 404

@@ -566,7 +566,8 @@ async def test_route_unknown_system_is_400_naming_every_field(client: httpx.Asyn
     assert body["error"]["data"].split("; ") == [
         "credentials[0].credential.system_name: unknown system_name 'TJSP': copy the exact "
         "name from GET /credentials",
-        "credentials[1].password: password is required (or certificate_pfx for an A1 certificate)",
+        # D67: a certificate goes to its own route, so a login's password has no alternative
+        "credentials[1].password: password is required",
         "credentials[2].system_name: unknown system_name 'x': copy the exact name from "
         "GET /credentials",
     ]

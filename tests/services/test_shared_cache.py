@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
+import re
 import struct
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
 
+from lawsuit_tui.services import cache as cache_module
 from lawsuit_tui.services.cache import Cache, Unkept
 from lawsuit_tui.services.shared_cache import (
+    FORWARDED_WRITES,
     WRITER_FILE,
     CacheHost,
     HolderGone,
@@ -128,3 +133,40 @@ def test_what_was_not_kept_is_counted_by_what_it_held() -> None:
     unkept.add("set_meta", ("sync", {}))  # bookkeeping: not the user's data
     unkept.add("upsert_portfolio", ([1, 2, 3],))  # a write added later: by its name
     assert unkept.describe() == "2 requests, 1 lawsuit, 1 write (upsert_portfolio)"
+
+
+async def test_datalake_answers_and_an_imports_records_are_kept_by_the_holder(
+    holder: CacheHost,
+) -> None:
+    # Before: a process beside the holder wrote these to its own read-only store and failed.
+    reader = Store.open(holder.directory, read_only=True)
+    client = await connect_to_holder(holder.directory)
+    assert client is not None
+    cache = Cache(reader, holder=client)
+    fetched = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    answer = {"kind": "entity", "query_key": "k", "document": "52998224725"}
+    await cache.keep_datalake_answers(
+        [{**answer, "query": {"q": 1}, "answer": {"a": 2}, "fetched_at": fetched}]
+    )
+    kept = holder.store.datalake.get("entity", "k")
+    assert kept is not None and kept.answer == {"a": 2} and kept.fetched_at == fetched
+    intent = await cache.begin_portfolio_import("svc", [("cpf", "52998224725")])
+    assert intent is not None and holder.store.portfolio_imports.open_intents("svc")
+    made = {"tracking_id": "t1", "search": {"search_type": "cpf", "search_key": "52998224725"}}
+    await cache.settle_portfolio_import(intent, "answered", {"cpf 52998224725": "t1"}, [made])
+    assert holder.store.portfolio_imports.open_intents("svc") == []
+    assert holder.store.get_tracking("t1") is not None
+    assert reader.get_tracking("t1") is not None and not cache.unkept  # read back here
+    await cache.aclose()
+    reader.close()
+
+
+def test_every_write_of_the_cache_is_one_a_holder_takes() -> None:
+    # A write method the services reach through Cache and that is not forwarded is never
+    # kept by a process beside the holder ("not kept"); one that goes around Cache, straight
+    # to a table, fails there. Both are caught here, as the tables and services grow.
+    source = inspect.getsource(cache_module)
+    written = set(re.findall(r"self\._write\(\s*self\.store\.(\w+)", source))
+    assert written and written <= FORWARDED_WRITES, written - FORWARDED_WRITES
+    assert {name for name in dir(Store) if not name.startswith("_")} >= FORWARDED_WRITES
+    assert re.findall(r"to_thread\(\s*self\.store\.\w+\.\w+", source) == []

@@ -18,7 +18,15 @@ class FastJSON(JSONResponse):
     """JSON with orjson: large pages (1000 responses) serialize fast."""
 
     def render(self, content: Any) -> bytes:
-        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        except orjson.JSONEncodeError as exc:
+            if "64-bit" not in str(exc):
+                raise
+            # An echo of the caller's input (a bulk item refused) may hold an integer beyond
+            # 64 bits, which loads_strict takes and orjson cannot write; json can.
+            text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+            return text.encode("utf-8")
 
 
 def answer(content: Any, status_code: int = 200) -> FastJSON:

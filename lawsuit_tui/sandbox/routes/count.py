@@ -2,7 +2,8 @@
 
 The body is the Miner's strict filter (miner.yaml ``RequestLawsuitsFiltersBody``): every
 problem (unknown keys, wrong types, the cross-field rules, tribunal ids the Miner does not
-have) comes back at once as ``400 {errors: [...]}`` (D64, D72). The rules are those of
+have) comes back at once as ``{errors: [...]}`` (D64, D72), a 400, or a 422 when the schema
+allows them all (D94). Integers JSON Schema reads in ``5.0`` are taken. The rules are those of
 :meth:`lawsuit_tui.domain.bodies.CountBody.problems`; ``responses_limit`` is part of the
 filter and means nothing to a count (concepts page), so it is accepted and ignored.
 
@@ -56,13 +57,58 @@ def count_problems(data: object) -> list[str]:
     The rules live once, in the client's model; the service answers in English whatever the
     UI language (``translate=str``). The tribunal ids are checked against the Miner's table.
     """
+    return _problems(data)[0]
+
+
+def _problems(data: object) -> tuple[list[str], bool]:
+    """Every problem, in the rules' order, and whether the documented schema refuses the body
+    (a 400) rather than allowing what the Miner cannot use (D94's 422: a court id the Miner
+    does not have, amount_min above amount_max)."""
     problems = CountBody.problems(data, translate=str)
+    reversed_amounts = _amounts_reversed(data)
+    refused = any(not (reversed_amounts and p.startswith("amount_min (")) for p in problems)
     tribunals = data.get("tribunals") if isinstance(data, dict) else None
     if isinstance(tribunals, list) and not any(p.startswith("tribunals") for p in problems):
         problems.extend(
             f"tribunals: unknown tribunal id {value}" for value in unknown_tribunals(tribunals)
         )
-    return problems
+    return problems, refused
+
+
+def _amounts_reversed(body: object) -> bool:
+    if not isinstance(body, dict):
+        return False
+    low, high = body.get("amount_min"), body.get("amount_max")
+    if isinstance(low, bool) or isinstance(high, bool):
+        return False
+    return isinstance(low, int | float) and isinstance(high, int | float) and low > high
+
+
+# The fields the documented schema types as integers, or lists of them.
+_INTEGER_FIELDS = ("responses_limit",)
+_INTEGER_LIST_FIELDS = ("tribunals", "budget_years")
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def whole_numbers(body: Any) -> Any:
+    """``body`` with the integers JSON Schema reads in ``5.0`` written ``5`` (the provider
+    runs on JavaScript, where they are one number): the schema allows them, the rules of
+    :class:`CountBody` take integers."""
+    if not isinstance(body, dict):
+        return body
+    out = dict(body)
+    for name in _INTEGER_FIELDS:
+        if name in out:
+            out[name] = _whole(out[name])
+    for name in _INTEGER_LIST_FIELDS:
+        if isinstance(out.get(name), list):
+            out[name] = [_whole(v) for v in out[name]]
+    return out
 
 
 # -- documented shapes -----------------------------------------------------------------------
@@ -130,7 +176,8 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
             "description": "sentence-execution only",
         },
         "responses_limit": {
-            "type": "integer",
+            # null taken as absent, as every other field of the filter (CountBody.problems)
+            "type": ["integer", "null"],
             "minimum": 1,
             "description": "find requests only; no effect on a count",
         },
@@ -155,26 +202,15 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
 router = APIRouter(prefix="/miner", tags=["count"])
 
 
-def _only_amounts_reversed(body: Any, problems: list[str]) -> bool:
-    """D94: the one rule the schema cannot say, amount_min > amount_max, broken alone."""
-    if len(problems) != 1 or not isinstance(body, dict):
-        return False
-    low, high = body.get("amount_min"), body.get("amount_max")
-    if isinstance(low, bool) or isinstance(high, bool):
-        return False
-    if isinstance(low, int | float) and isinstance(high, int | float):
-        return low > high
-    return False
-
-
 async def read_filter(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
     """The body of a count or find and the filter it applies (``ECHO_FIELDS``, absent ones
-    null); ``400 {errors: [...]}`` naming every problem otherwise (422 for the one rule the
-    schema cannot say, D94)."""
-    body = await read_body(request)
-    problems = count_problems(body)
+    null); ``{errors: [...]}`` naming every problem otherwise: 400, or 422 when each is one
+    the schema cannot say (an unknown court id, amount_min above amount_max; D94)."""
+    body = whole_numbers(await read_body(request))
+    problems, refused = _problems(body)
     if problems:
-        raise CountErrors(problems, status=422 if _only_amounts_reversed(body, problems) else 400)
+        # D94: a 400 when the schema refuses the body, a 422 when it allows what cannot be used
+        raise CountErrors(problems, status=400 if refused else 422)
     return body, {name: body.get(name) for name in ECHO_FIELDS}
 
 
@@ -201,7 +237,10 @@ async def read_body(request: Request) -> Any:
     responses={
         **error_responses(401, 403, 413, 500, 502, 503, 504, miner=True),
         400: {"model": CountErrorList, "description": "every problem of the body"},
-        422: {"model": CountErrorList, "description": "amount_min above amount_max (D94)"},
+        422: {
+            "model": CountErrorList,
+            "description": "a court id the Miner lacks, amount_min above amount_max (D94)",
+        },
     },
     openapi_extra={
         "requestBody": {

@@ -116,7 +116,7 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     summary="The Miner's courts",
     description="Every court the Miner covers, with the id its filters take, sorted by acronym.",
     response_model=list[TribunalOut],
-    responses=error_responses(401, 403),
+    responses=error_responses(401, 403, miner=True),
 )
 async def list_tribunals(key: MinerKey) -> list[dict[str, Any]]:
     return [{"tribunal_id": tribunal_id, "name": name} for tribunal_id, name in tribunals()]
@@ -131,7 +131,14 @@ async def list_tribunals(key: MinerKey) -> list[dict[str, Any]]:
     ),
     status_code=201,
     response_model=FindCreated,
-    responses={**error_responses(401), **_errors(400, 403)},
+    responses={
+        **error_responses(401, 413, 500, 502, 503, 504, miner=True),
+        **_errors(400, 403),
+        422: {
+            "model": CountErrorList,
+            "description": "a court id the Miner lacks, amount_min above amount_max (D94)",
+        },
+    },
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -157,12 +164,14 @@ async def create_find(request: Request, key: MinerKey, state: State) -> dict[str
     return {"request_id": entry.request_id, "status": "pending", "cost": entry.cost}
 
 
+# ``:int``: only digits reach this route, so ``GET /miner/requests/count`` is the count's
+# path asked with the wrong method (405 with its Allow), never a malformed id.
 @router.get(
-    "/miner/requests/{request_id}",
+    "/miner/requests/{request_id:int}",
     summary="A Miner request",
     response_model=MinerRequestOut,
     response_model_exclude_none=True,
-    responses={**error_responses(401, 403), **_errors(400, 404)},
+    responses={**error_responses(401, 403, miner=True), **_errors(400, 404)},
 )
 async def get_request(
     request_id: Annotated[int, Field(ge=1)], key: MinerKey, state: State
@@ -187,7 +196,7 @@ async def get_request(
     "/miner/responses",
     summary="The lawsuits of a completed find request",
     response_model=MinerResponsesOut,
-    responses={**error_responses(401, 403), **_errors(400, 404, 422)},
+    responses={**error_responses(401, 403, miner=True), **_errors(400, 404, 422)},
 )
 async def list_responses(
     key: MinerKey,

@@ -15,6 +15,7 @@ from lawsuit_tui.sandbox.dependencies import Requests, State
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
     PageParams,
+    ValuesQuery,
     date_query,
     order_pattern,
     page_params,
@@ -36,7 +37,6 @@ Limited = Depends(rate_limited)
 
 # D63, D76: the OAS types every filter as an array of strings (repeated keys, a JSON array
 # string or one value); a value the sandbox does not know matches nothing.
-ValuesQuery = Annotated[list[str] | None, Query(description="one or more values (D76)")]
 _ORDER_FIELDS = ("created_at", "updated_at")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -75,13 +75,13 @@ async def list_requests(
     created_at_lte: Annotated[
         str, date_query("date-time, or YYYY-MM-DD for the end of that day (UTC)")
     ],
-    request_id: ValuesQuery = None,
-    status: ValuesQuery = None,
-    search_type: ValuesQuery = None,
-    search_key: ValuesQuery = None,
-    response_type: ValuesQuery = None,
-    origin: ValuesQuery = None,
-    origin_id: ValuesQuery = None,
+    request_id: ValuesQuery,
+    status: ValuesQuery,
+    search_type: ValuesQuery,
+    search_key: ValuesQuery,
+    response_type: ValuesQuery,
+    origin: ValuesQuery,
+    origin_id: ValuesQuery,
     include_deleted: bool = False,
     order: Annotated[
         str | None,

@@ -15,6 +15,7 @@ from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.pagination import (
     PageParams,
+    ValuesQuery,
     date_query,
     order_pattern,
     page_params,
@@ -33,7 +34,6 @@ router = APIRouter(prefix="/requests", tags=["responses"])
 
 ResponsesKey = Annotated[KeyConfig, Depends(require_key("requests"))]
 # D76: every filter may come as repeated keys, a JSON array string or one value.
-ValuesQuery = Annotated[list[str] | None, Query(description="one or more values (D76)")]
 DateQuery = Annotated[str | None, date_query()]
 
 
@@ -50,10 +50,10 @@ async def list_responses(
     state: State,
     engine: Requests,
     paging: Annotated[PageParams, Depends(page_params(5, max_size=1000, default_size=20))],
-    request_id: ValuesQuery = None,
-    response_id: ValuesQuery = None,
-    origin_id: ValuesQuery = None,
-    response_type: ValuesQuery = None,
+    request_id: ValuesQuery,
+    response_id: ValuesQuery,
+    origin_id: ValuesQuery,
+    response_type: ValuesQuery,
     cached: bool | None = None,
     created_at_gte: DateQuery = None,
     created_at_lte: DateQuery = None,

@@ -4,7 +4,6 @@ follows (D157)."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter, Body, Depends, Query
@@ -18,10 +17,19 @@ from lawsuit_tui.domain.trackings import (
     TrackingRecord,
 )
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
+from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import State, Trackings
 from lawsuit_tui.sandbox.errors import ServiceError, validation_items
 from lawsuit_tui.sandbox.keys import KeyConfig
-from lawsuit_tui.sandbox.pagination import PageParams, page_params, paginate
+from lawsuit_tui.sandbox.pagination import (
+    PageParams,
+    ValuesQuery,
+    date_query,
+    listed_values,
+    page_params,
+    paginate,
+    query_instant,
+)
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.schemas import TrackingIn, TrackingPatchIn, TrackingsPage
 from lawsuit_tui.sandbox.searches import normalize_search_key
@@ -34,7 +42,6 @@ router = APIRouter(prefix="/tracking", tags=["tracking"])
 TrackingKey = Annotated[KeyConfig, Depends(require_key("tracking"))]
 Limited = Depends(rate_limited)
 TrackingStatusIn = Literal["created", "updating", "updated", "paused", "deleted", "suspended"]
-Many = Annotated[list[str] | None, Query()]
 
 # D65: what a PATCH may name (the union of the documents); "paused" is Postman's pause.
 PATCHABLE = frozenset(TrackingPatchIn.model_fields) | {"search", "paused"}
@@ -55,23 +62,6 @@ def _created(model: Any, *errors: int) -> dict[Any, Any]:
     responses = documented(model, *errors, description="Created (D82)")
     responses[201] = responses.pop(200)
     return responses
-
-
-def _values(raw: list[str] | None) -> list[str]:
-    """D76: repeated keys, a JSON array string, or one value."""
-    found: list[str] = []
-    for value in raw or []:
-        text = value.strip()
-        if text.startswith("["):
-            try:
-                parsed = json.loads(text)
-            except ValueError:
-                parsed = None
-            if isinstance(parsed, list):
-                found.extend(str(item) for item in parsed)
-                continue
-        found.append(text)
-    return [value for value in found if value]
 
 
 @router.post(
@@ -122,20 +112,26 @@ async def list_trackings(
     config: TrackingKey,
     state: State,
     paging: Annotated[PageParams, Depends(page_params(5))],
-    status: Many = None,
-    search_key: Many = None,
-    search_type: Many = None,
-    tracking_id: Many = None,
-    created_at_gte: Annotated[str | None, Query(max_length=40)] = None,
-    created_at_lte: Annotated[str | None, Query(max_length=40)] = None,
+    status: ValuesQuery,
+    search_key: ValuesQuery,
+    search_type: ValuesQuery,
+    tracking_id: ValuesQuery,
+    created_at_gte: Annotated[str | None, date_query()] = None,
+    created_at_lte: Annotated[
+        str | None, date_query("date-time, or YYYY-MM-DD for the end of that day (UTC)")
+    ] = None,
 ) -> FastJSON:
-    statuses = set(_values(status))
+    statuses = set(listed_values("status", status))
     unknown = statuses - set(get_args(TrackingStatusIn))
     if unknown:
-        raise ServiceError.invalid("status", "enum", f"unknown status {sorted(unknown)[0]}")
-    wanted = {compact_key(key) for key in _values(search_key)}
-    types = set(_values(search_type))
-    ids = set(_values(tracking_id))
+        # D94: the documented filter is any string (an enum would refuse D76's JSON array).
+        raise ServiceError.unusable("status", f"unknown status {sorted(unknown)[0]}")
+    since = query_instant(created_at_gte, "created_at_gte")
+    until = query_instant(created_at_lte, "created_at_lte", end_of_day=True)
+    since_text, until_text = (iso(t) if t is not None else None for t in (since, until))
+    wanted = {compact_key(key) for key in listed_values("search_key", search_key)}
+    types = set(listed_values("search_type", search_type))
+    ids = set(listed_values("tracking_id", tracking_id))
     items: list[dict[str, Any]] = []
     for entry in reversed(state.trackings.values()):  # D22: newest first
         record = entry.record
@@ -152,9 +148,9 @@ async def list_trackings(
         if wanted and compact_key(str(record["search"].get("search_key", ""))) not in wanted:
             continue
         # ISO 8601 UTC texts of one form (D2) compare as their instants.
-        if created_at_gte and record["created_at"] < created_at_gte:
+        if since_text is not None and record["created_at"] < since_text:
             continue
-        if created_at_lte and record["created_at"] > created_at_lte:
+        if until_text is not None and record["created_at"] > until_text:
             continue
         items.append(record)
     return answer(paginate(items, paging.page, paging.page_size))
@@ -293,16 +289,17 @@ def _items_of(state: Any, config: KeyConfig) -> list[dict[str, Any]]:
 async def list_tracked_items(
     config: TrackingKey,
     state: State,
-    page: Annotated[int, Query(ge=1)] = 1,
-    page_size: Annotated[int, Query(ge=5, le=ITEMS_MAX_PAGE_SIZE)] = 10,
-    tracking_id: Many = None,
-    tribunal_acronym: Many = None,
-    lawsuit_status: Many = None,
+    tracking_id: ValuesQuery,
+    tribunal_acronym: ValuesQuery,
+    lawsuit_status: ValuesQuery,
+    paging: Annotated[
+        PageParams, Depends(page_params(5, max_size=ITEMS_MAX_PAGE_SIZE, default_size=10))
+    ],
     tracked_side: Annotated[str | None, Query(max_length=20)] = None,
 ) -> FastJSON:
-    ids = set(_values(tracking_id))
-    courts = {court.upper() for court in _values(tribunal_acronym)}
-    statuses = {status.casefold() for status in _values(lawsuit_status)}
+    ids = set(listed_values("tracking_id", tracking_id))
+    courts = {court.upper() for court in listed_values("tribunal_acronym", tribunal_acronym)}
+    statuses = {status.casefold() for status in listed_values("lawsuit_status", lawsuit_status)}
     items = [
         item
         for item in _items_of(state, config)
@@ -311,7 +308,7 @@ async def list_tracked_items(
         and (not statuses or item["lawsuit_status"].casefold() in statuses)
         and (tracked_side is None or item["tracked_side"].casefold() == tracked_side.casefold())
     ]
-    return answer(paginate(items, page, page_size))
+    return answer(paginate(items, paging.page, paging.page_size))
 
 
 @router.get(
@@ -321,9 +318,9 @@ async def list_tracked_items(
     responses=documented(TrackedItemCount),
 )
 async def count_tracked_items(
-    config: TrackingKey, state: State, tracking_id: Many = None
+    config: TrackingKey, state: State, tracking_id: ValuesQuery
 ) -> FastJSON:
-    ids = set(_values(tracking_id))
+    ids = set(listed_values("tracking_id", tracking_id))
     count = sum(1 for item in _items_of(state, config) if not ids or item["tracking_id"] in ids)
     return answer({"count": count})
 

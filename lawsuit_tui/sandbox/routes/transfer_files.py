@@ -10,9 +10,6 @@ A key sees only its own company's files; another's id answers 404 like an unknow
 
 from __future__ import annotations
 
-import json
-import math
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -24,6 +21,16 @@ from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
+from lawsuit_tui.sandbox.pagination import (
+    PageParams,
+    ValuesQuery,
+    listed_values,
+    order_pattern,
+    page_params,
+    paginate,
+    query_instant,
+    query_order,
+)
 from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 from lawsuit_tui.sandbox.routes.files import link_to
 from lawsuit_tui.sandbox.state import SandboxState
@@ -75,34 +82,6 @@ async def _files(state: SandboxState, key: str) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _values(raw: list[str] | None) -> list[str]:
-    """D76: repeated keys, a JSON array string, or one value."""
-    out: list[str] = []
-    for item in raw or []:
-        text = item.strip()
-        if text.startswith("["):
-            try:
-                parsed = json.loads(text)
-            except ValueError:
-                raise ServiceError.invalid("query", "json", f"not a JSON array: {text}") from None
-            out.extend(str(v) for v in parsed) if isinstance(parsed, list) else out.append(text)
-        elif text:
-            out.append(text)
-    return out
-
-
-def _date(name: str, text: str | None) -> str | None:
-    if text is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise ServiceError.invalid(name, "date", f"{name} is not an ISO 8601 date") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return iso(moment)
-
-
 def _within(item: dict[str, Any], ranges: dict[str, str | None]) -> bool:
     """Whether the item's dates fall in every ``<field>_gte``/``<field>_lte`` bound given."""
     for key, bound in ranges.items():
@@ -115,25 +94,7 @@ def _within(item: dict[str, Any], ranges: dict[str, str | None]) -> bool:
     return True
 
 
-def _order(order: str | None, order_by: str | None) -> tuple[str, bool]:
-    """(field, descending): ``order=asc|desc`` with ``order_by``, or D76's JSON object."""
-    field, direction = order_by or "created_at", "desc"
-    if order:
-        text = order.strip()
-        if text.startswith("{"):
-            try:
-                parsed = json.loads(text)
-            except ValueError:
-                raise ServiceError.invalid("order", "json", "order is not a JSON object") from None
-            if isinstance(parsed, dict) and parsed:
-                field, direction = next(iter(parsed.items()))
-        else:
-            direction = text
-    if str(direction).lower() not in ("asc", "desc"):
-        raise ServiceError.invalid("order", "enum", "order is asc or desc")
-    if field not in (*_DATE_FIELDS, "name", "description", "file_size", "lawsuits_count"):
-        raise ServiceError.invalid("order_by", "enum", f"cannot order by {field}")
-    return str(field), str(direction).lower() == "desc"
+_ORDER_FIELDS = (*_DATE_FIELDS, "name", "description", "file_size", "lawsuits_count")
 
 
 @router.get(
@@ -146,27 +107,40 @@ async def list_transfer_files(
     request: Request,
     config: LookupKey,
     state: State,
-    page: Annotated[int, Query(ge=1)] = 1,
-    page_size: Annotated[int, Query(ge=5, le=100)] = 10,  # D75: lawsuits.json's bounds
-    status: Annotated[list[str] | None, Query(max_length=20)] = None,
-    file_type: Annotated[list[str] | None, Query(max_length=20)] = None,
-    name: Annotated[list[str] | None, Query(max_length=20)] = None,
-    description: Annotated[list[str] | None, Query(max_length=20)] = None,
-    order: Annotated[str | None, Query(max_length=200)] = None,
-    order_by: Annotated[str | None, Query(max_length=40)] = None,
+    status: ValuesQuery,
+    file_type: ValuesQuery,
+    name: ValuesQuery,
+    description: ValuesQuery,
+    paging: Annotated[PageParams, Depends(page_params(5, max_size=100, default_size=10))],
+    order: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            json_schema_extra={"pattern": order_pattern(_ORDER_FIELDS)},
+            description='asc|desc (with order_by), {"created_at":"desc"}, or order[field]=dir',
+        ),
+    ] = None,
+    order_by: Annotated[
+        str | None, Query(json_schema_extra={"pattern": f"^({'|'.join(_ORDER_FIELDS)})$"})
+    ] = None,
 ) -> FastJSON:
+    # D75, D76, D89: the page bounds, filters, dates and order every listing reads.
     now = state.clock.now()
     wanted = {
-        "status": {v.lower() for v in _values(status)},
-        "file_type": {v.lower() for v in _values(file_type)},
+        "status": {v.lower() for v in listed_values("status", status)},
+        "file_type": {v.lower() for v in listed_values("file_type", file_type)},
     }
-    texts = {"name": _values(name), "description": _values(description)}
-    ranges = {
-        f"{field}_{end}": _date(f"{field}_{end}", request.query_params.get(f"{field}_{end}"))
-        for field in _DATE_FIELDS
-        for end in ("gte", "lte")
+    texts = {
+        "name": listed_values("name", name),
+        "description": listed_values("description", description),
     }
-    sort_field, descending = _order(order, order_by)
+    ranges: dict[str, str | None] = {}
+    for field in _DATE_FIELDS:
+        for end in ("gte", "lte"):
+            bound = f"{field}_{end}"
+            moment = query_instant(request.query_params.get(bound), bound, end_of_day=end == "lte")
+            ranges[bound] = iso(moment) if moment is not None else None
+    sort_field, direction = query_order(request, _ORDER_FIELDS, default=("created_at", "desc"))
     items: list[dict[str, Any]] = []
     for record in (await _files(state, config.key)).values():
         item = transfer_files.visible(record, now)
@@ -180,20 +154,12 @@ async def list_transfer_files(
         if not _within(item, ranges):
             continue
         items.append(item)
+    # None last (or first, descending); a number field never meets a text in the comparison.
     items.sort(
-        key=lambda i: (i.get(sort_field) is None, i.get(sort_field) or ""), reverse=descending
+        key=lambda i: (i.get(sort_field) is None, i.get(sort_field) or 0),
+        reverse=direction == "desc",
     )
-    start = (page - 1) * page_size
-    page_data = items[start : start + page_size]
-    return answer(
-        {
-            "page": page,
-            "page_data": page_data,
-            "page_count": len(page_data),
-            "all_count": len(items),
-            "all_pages_count": math.ceil(len(items) / page_size) if items else 0,
-        }
-    )
+    return answer(paginate(items, paging.page, paging.page_size))
 
 
 async def _one(state: SandboxState, key: str, transfer_file_id: str) -> dict[str, Any]:

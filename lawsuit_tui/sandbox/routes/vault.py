@@ -108,10 +108,16 @@ _CERTIFICATE_SCHEMA: dict[str, Any] = {
     "properties": {
         "file_base64": {
             **_STRING,
+            "minLength": 1,
             "writeOnly": True,
             "description": "the .pfx/.p12 file as Base64 on a single line, at most 64 KB",
         },
-        "password": {**_STRING, "writeOnly": True, "description": "the file's password"},
+        "password": {
+            **_STRING,
+            "minLength": 1,
+            "writeOnly": True,
+            "description": "the file's password",
+        },
         "system_name": {**_STRING, "description": "default * (the wildcard)"},
         "customer_key": {**_STRING, "description": "default *"},
         "custom_data": _SECRET_KEY,
@@ -185,13 +191,16 @@ async def _read_json(request: Request) -> Any:
 # own rules (a system it does not know, the fields a kind of credential needs, a certificate
 # that is no Base64) is unprocessable, 422.
 _SCHEMA_REQUIRED = ("system_name", "credentials", "body")
+# The certificate route's own required fields (top level only: a login's password is required
+# by its kind, which the schema cannot say).
+_CERTIFICATE_REQUIRED = ("file_base64", "password")
 _SCHEMA_RULES = ("type", "json_invalid", "min_items", "max_items", "max_length")
 
 
 def _semantic(problem: ValidationProblem) -> bool:
     last = problem.field.rsplit(".", 1)[-1]
     if problem.rule == "required":
-        return last not in _SCHEMA_REQUIRED
+        return last not in _SCHEMA_REQUIRED and problem.field not in _CERTIFICATE_REQUIRED
     return problem.rule not in _SCHEMA_RULES
 
 

@@ -129,7 +129,10 @@ class DatalakeAnswers:
             ops: list[Operation] = []
             for item in answers:
                 key = f"{item['kind']}:{item['query_key']}"
-                fetched: datetime = item["fetched_at"]
+                # a datetime, or its ISO text when a client handed the answer over a socket
+                fetched = item["fetched_at"]
+                if isinstance(fetched, str):
+                    fetched = datetime.fromisoformat(fetched)
                 record = engine.sanitizer.clean(
                     {
                         "document": item["document"],

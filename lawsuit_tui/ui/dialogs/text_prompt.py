@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.keys import named_keys
 
 __all__ = ["TextPrompt"]
 
@@ -44,7 +45,9 @@ class TextPrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
-            box.border_subtitle = _("Enter opens · Escape cancels")
+            box.border_subtitle = _("{open} opens · {cancel} cancels").format(
+                **named_keys(self.app, {"open": "enter", "cancel": "text_prompt.cancel"})
+            )
             yield Static(self._explanation, classes="dialog-text")
             yield Input(placeholder=self._placeholder, id="prompt-text")
             yield Static("", id="prompt-problem", classes="field-error")

@@ -190,10 +190,11 @@ class ResponsesScreen(FramedScreen):
         yield PagedTable(
             [
                 ("n", "#", 3),
-                # "◌ provisional" whole; a CNJ number (25) whole in About at 80 columns
+                # "◌ provisional" whole; a CNJ number (25) whole in About at 80 columns, which
+                # the news header leaves when it has at most 11 cells (it is never cut)
                 ("kind", _("Kind"), 13),
                 ("about", _("About"), -3),
-                ("news", _("What changed"), None),
+                ("news", _("What's new"), None),
                 ("received", _("Received"), 16),
             ],
             response_row,
@@ -563,7 +564,7 @@ def detail_renderable(
         return Group(
             Text(title, style="bold"),
             Markdown(plain_summary(data.text)),
-            Text(_("Enter opens the whole summary."), style="dim"),
+            Text(_("{key} opens the whole summary.").format(key=open_key), style="dim"),
         )
     if isinstance(data, Lawsuit):
         head = Text.assemble(

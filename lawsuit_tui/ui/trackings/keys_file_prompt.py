@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
-from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys
 
 __all__ = ["KeysFilePrompt"]
 
@@ -30,8 +30,8 @@ class KeysFilePrompt(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="kf-box") as box:
             box.border_title = _("Mark the trackings of a file's keys")
-            box.border_subtitle = _("Enter marks · {key} cancels").format(
-                key=host_of(self.app).binding_key("trackings.keys_file.cancel")
+            box.border_subtitle = _("{mark} marks · {cancel} cancels").format(
+                **named_keys(self.app, {"mark": "enter", "cancel": "trackings.keys_file.cancel"})
             )
             yield Static(
                 _(

@@ -43,7 +43,7 @@ from lawsuit_tui.ui.trackings.work_progress import Report, WorkProgressScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
 
     from lawsuit_tui.services.context import ServiceContext
 
@@ -116,12 +116,13 @@ class PortfolioImportScreen(FramedScreen):
     HELP_TEXT = N_(
         "Name a CSV (comma or semicolon, UTF-8 or Windows-1252), an .xlsx sheet or a text file "
         "with one key per row, or paste keys, one per line. Optional columns: tier (nível), "
-        "tags (etiquetas), customer_key (chave) and name (nome). F10 checks every row and "
+        "tags (etiquetas), customer_key (chave) and name (nome). {submit} checks every row and "
         "shows those that will not be sent and why, what is tracked already and the runs a "
-        "month per tier; F10 again creates the trackings, a thousand per call, with a "
+        "month per tier; {submit} again creates the trackings, a thousand per call, with a "
         "progress bar. An import stopped or killed halfway, run again, creates only what is "
         "missing."
     )
+    HELP_KEYS: ClassVar[Mapping[str, str]] = {"submit": "trackings.import.submit"}
     CSS_PATH = "trackings.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -203,7 +204,7 @@ class PortfolioImportScreen(FramedScreen):
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(
             _("Check the portfolio, then create it"),
-            _("F10 checks every row; once checked, F10 creates the trackings"),
+            _("Every row is checked first; once checked, the trackings are created"),
             self.action_submit,
             binding_id="trackings.import.submit",
         )

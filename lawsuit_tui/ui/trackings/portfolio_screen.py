@@ -10,8 +10,8 @@ tracking's detail, ``n`` registers one, ``e`` edits one, ``i`` imports a portfol
 ``r`` refreshes, as on every list of the app.
 
 New movements: the app's :class:`MovementWatch` refreshes the list while the screen exists (it
-polls for the session); the screen stops listening when it is removed (a language switch
-builds it again).
+polls for the session); the screen stops listening when it is removed. A language switch keeps
+the screen (D148): it redoes the words it made from its data.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from lawsuit_tui.services.portfolio import (
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.messages import LanguageChanged
 from lawsuit_tui.ui.trackings.movement_watch import POLL_SECONDS, MovementWatch
 from lawsuit_tui.ui.trackings.portfolio_text import (
     entry_matches,
@@ -131,19 +132,11 @@ class PortfolioScreen(FramedScreen):
     # --- layout -------------------------------------------------------------------------
 
     def compose_body(self) -> ComposeResult:
-        statuses = [(_("All but deleted"), LIVE), (_("All"), ALL)] + [
-            (status_word(status.value), status.value) for status in TrackingStatus
-        ]
         with Horizontal(id="pf-filters"):
-            yield Input(
-                placeholder=_("Filter ({filter}) · {mark} marks a row").format(
-                    filter=self.host.binding_key("trackings.filter"),
-                    mark=self.host.binding_key("trackings.mark"),
-                ),
-                id="pf-filter",
-                compact=True,
+            yield Input(placeholder=self._filter_hint(), id="pf-filter", compact=True)
+            yield Select[str](
+                self._status_options(), value=LIVE, allow_blank=False, id="pf-status", compact=True
             )
-            yield Select[str](statuses, value=LIVE, allow_blank=False, id="pf-status", compact=True)
             yield Select[str]([], prompt=_("Every tier"), id="pf-tier", compact=True)
         self.wide = self.app.size.width >= 110
         yield self._new_table()
@@ -174,6 +167,34 @@ class PortfolioScreen(FramedScreen):
         if had_focus:
             table.focus()
 
+    def _filter_hint(self) -> str:
+        return _("Filter ({filter}) · {mark} marks a row").format(
+            filter=self.host.binding_key("trackings.filter"),
+            mark=self.host.binding_key("trackings.mark"),
+        )
+
+    @staticmethod
+    def _status_options() -> list[tuple[str, str]]:
+        return [(_("All but deleted"), LIVE), (_("All"), ALL)] + [
+            (status_word(status.value), status.value) for status in TrackingStatus
+        ]
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        """D148: the same screen, its words redone (the filters keep what was chosen)."""
+        super().on_language_changed(message)
+        self.query_one("#pf-filter", Input).placeholder = self._filter_hint()
+        status = self.query_one("#pf-status", Select)
+        chosen = status.value
+        with status.prevent(Select.Changed):
+            status.set_options(self._status_options())
+            status.value = chosen
+        tier = self.query_one("#pf-tier", Select)
+        tier.prompt = _("Every tier")
+        context = self.host.services
+        if context is not None:
+            self._fill_tiers(context)
+        self._show_state(loading=not self.loaded_from_service)
+
     def on_mount(self) -> None:
         super().on_mount()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -181,8 +202,8 @@ class PortfolioScreen(FramedScreen):
         self.table.focus()
 
     def on_unmount(self) -> None:
-        # A rebuilt screen (language switch) must not leave this one listening: its
-        # widgets are gone (issue 19: "No nodes match '#trk-status'").
+        # A screen removed must not leave the app's watch calling it: its widgets are gone
+        # (issue 19: "No nodes match '#trk-status'").
         if self._listening is not None and self.replace_records in self._listening.listeners:
             self._listening.listeners.remove(self.replace_records)
         self._listening = None
@@ -205,9 +226,12 @@ class PortfolioScreen(FramedScreen):
         except PortfolioConfigError as exc:  # the configuration names no usable tier
             self.notify(str(exc), severity="error", timeout=10)
             names = []
-        self.query_one("#pf-tier", Select).set_options(
-            [(tier_word(name), name) for name in names] + [(_("No tier"), "")]
-        )
+        tier = self.query_one("#pf-tier", Select)
+        chosen = tier.value
+        with tier.prevent(Select.Changed):
+            tier.set_options([(tier_word(name), name) for name in names] + [(_("No tier"), "")])
+            if chosen is not Select.BLANK and chosen in [*names, ""]:
+                tier.value = chosen
 
     def _theme_changed(self, *_args: object) -> None:
         self._apply_filters()

@@ -16,7 +16,7 @@ from lawsuit_tui.domain.formatting import format_time_of_day
 from lawsuit_tui.domain.tiers import Tier
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.portfolio import runs_text, tier_word
-from lawsuit_tui.ui.host import host_of
+from lawsuit_tui.ui.keys import named_keys
 
 __all__ = ["TierPickerScreen", "tier_line"]
 
@@ -57,8 +57,10 @@ class TierPickerScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog", id="tp-box") as box:
             box.border_title = self._title
             yield Static(
-                _("Enter chooses; {key} goes back.").format(
-                    key=host_of(self.app).binding_key("trackings.tier_picker.cancel")
+                _("{choose} chooses; {back} goes back.").format(
+                    **named_keys(
+                        self.app, {"choose": "enter", "back": "trackings.tier_picker.cancel"}
+                    )
                 ),
                 classes="dialog-text",
             )

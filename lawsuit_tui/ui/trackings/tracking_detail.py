@@ -33,6 +33,7 @@ from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.services.portfolio import tier_word
 from lawsuit_tui.ui.errors import explain_application_error, is_not_available
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.messages import LanguageChanged
 from lawsuit_tui.ui.trackings.operations import ask_to_delete, run_operation
 from lawsuit_tui.ui.trackings.tracking_text import (
     STATUS_VARIABLES,
@@ -224,6 +225,16 @@ class TrackingDetailScreen(FramedScreen):
             grid.add_row(label, value if isinstance(value, Text) else Text(value))
         self.query_one("#td-fields", Static).update(grid)
         self.set_screen_title(self.screen_title())
+
+    def on_language_changed(self, message: LanguageChanged) -> None:
+        """D148: the same screen, its fields and movements in the new words (the row kept)."""
+        super().on_language_changed(message)
+        self._show_fields()
+        table = self.query_one("#td-movements", DataTable)
+        row = table.cursor_row
+        self._show_movements(loading=not self.loaded)
+        if 0 <= row < table.row_count:
+            table.move_cursor(row=row)
 
     def set_record(self, record: TrackingRecord) -> None:
         self.record = record

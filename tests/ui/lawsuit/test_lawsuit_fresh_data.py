@@ -95,8 +95,11 @@ async def test_read_only_asks_before_a_paid_call_and_shows_what_arrives() -> Non
         await wait_for(lambda: app.screen is screen, pilot.pause)
         await pilot.pause(0.1)
         assert screen.followed_request is None
-        page = await context.requests.refresh(page=1, page_size=10)
-        assert page.all_count == 0
+        history = context.requests.history()
+        try:
+            assert await history.next_page() == []  # the service holds no request
+        finally:
+            await history.aclose()
         # Confirmed: made, followed, and the screen does not stay at "Asking the court".
         harness.clock_gate.clear()
         await pilot.press("r")

@@ -45,10 +45,12 @@ async def test_a_summary_row_names_its_lawsuit_and_opens_whole() -> None:
         row = screen.table.selected_item()
         assert row is not None and row.response.ai_summary is not None
         assert row.summarises == samples()["moving_lawsuit"]
-        shown = detail_renderable(row, "k")
+        shown = detail_renderable(row, "k", "Enter")
         assert isinstance(shown, Group)
         head = shown.renderables[0]
         assert isinstance(head, Text) and head.plain.startswith("AI summary of ")
+        hint = shown.renderables[-1]
+        assert isinstance(hint, Text) and hint.plain == "Enter opens the whole summary."
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, TextViewScreen), pilot.pause)
 

@@ -26,7 +26,7 @@ async def test_the_copy_of_a_court_that_is_down_is_not_current() -> None:
         assert copies
         for row in copies:
             assert row.provisional and not row.confirmed and row.unreachable
-            text = str(detail_renderable(row, "k"))
+            text = str(detail_renderable(row, "k", "Enter"))
             assert "TJAP could not be reached" in text
             assert "nothing newer" not in text
 

@@ -23,6 +23,17 @@ async def settle_screen(pilot: Any) -> None:
     await pilot.pause(0.06)
 
 
+def test_a_key_is_named_while_no_screen_is_on_show() -> None:
+    # A screen's timer (the receiver's state, every second) may ask while a mode is switched
+    # or the app closes, with no screen on the stack: that once raised ScreenStackError.
+    from lawsuit_tui.ui.webhooks.screen import ReceiverScreen
+
+    app = Harness().app
+    assert not app.screen_stack
+    assert ReceiverScreen.BINDINGS  # loaded: its binding is found in its class
+    assert app.binding_key("webhooks.toggle") == "s"
+
+
 async def test_keymap_override(isolated_config: Any) -> None:
     isolated_config.parent.mkdir(parents=True, exist_ok=True)
     isolated_config.write_text('[keymap]\n"app.goto.requests" = "f9"\n', encoding="utf-8")

@@ -7,14 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.language import switch_language
 from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
-from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
@@ -170,34 +169,48 @@ async def test_marks_pause_resume_and_move_to_a_tier() -> None:
         assert not any(isinstance(s, WorkProgressScreen) for s in app.screen_stack)
 
 
-async def test_a_language_switch_leaves_no_screen_behind() -> None:
-    # Before: the rebuilt screen's predecessor stayed subscribed to the app's movement watch,
-    # and its next refresh failed with "No nodes match '#trk-status'".
+async def test_a_language_switch_keeps_the_portfolio_working_in_the_new_words() -> None:
+    # D148: a switch keeps the screen (once it was built again, and its predecessor, still
+    # subscribed to the app's movement watch, failed with "No nodes match '#trk-status'").
+    # Before: the filters, the summary and the detail's fields stayed in English.
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
-        await track(sandbox, samples()["moving_lawsuit"])
-        first = await open_trackings(pilot)
+        tracking_id = await track(sandbox, samples()["moving_lawsuit"])
+        screen = await open_trackings(pilot)
         errors: list[BaseException] = []
         app.report_error = lambda error, **_kw: errors.append(error)
         switch_language(app, "pt-BR", remember=False)
-        await wait_for(
-            lambda: isinstance(app.screen, PortfolioScreen) and app.screen is not first,
-            pilot.pause,
-        )
         await settle(pilot)
+        assert app.screen is screen
+        status = screen.query_one("#pf-status", Select)
+        shown = status.query_one("SelectCurrent #label", Static).content
+        assert status.value == "live" and "Não excluídos" in str(shown)
+        assert "Filtrar" in screen.query_one("#pf-filter", Input).placeholder
+        summary = str(screen.query_one("#pf-summary", Static).content)
+        assert summary.startswith("1 monitoramento") and "execuções por mês" in summary
         watch = app.movement_watch
-        assert first.replace_records not in watch.listeners
+        assert watch.listeners.count(screen.replace_records) == 1
         context = await app.context()
         await watch.check(context, app)  # the app's poll, as every minute
-        second = app.screen
-        assert isinstance(second, PortfolioScreen)
-        second.query_one("#pf-status").value = "paused"  # type: ignore[attr-defined]
+        status.value = "paused"
         await settle(pilot)
         assert errors == []
+        status.value = "live"
+        await settle(pilot)
+        screen.show_params(tracking_id=tracking_id)
+        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
+        detail = app.screen
+        assert isinstance(detail, TrackingDetailScreen)
+        await wait_for(lambda: detail.loaded, pilot.pause)
         switch_language(app, "en", remember=False)
         await settle(pilot)
+        assert app.screen is detail
+        labels = [label for label, _value in detail.field_rows()]
+        assert "Status" in labels
+        assert "Movements" in str(detail.query_one("#td-movements-title", Static).content)
+        assert errors == []
 
 
 async def test_the_detail_says_what_an_error_movement_is_and_where_the_keys_are() -> None:
@@ -223,7 +236,7 @@ async def test_the_detail_says_what_an_error_movement_is_and_where_the_keys_are(
         assert cells[4].startswith("CRAWLER_ERROR: The court's system was down")
         # the fixed time in the reader's time (São Paulo: 11:00 UTC is 08:00), never "UTC"
         fields = " ".join(str(value) for _label, value in detail.field_rows())
-        assert "at 08:00" in fields and "UTC" not in fields
+        assert "08:00 (Brasília time)" in fields and "UTC" not in fields
         # which pane has the keys
         title = detail.query_one("#td-movements-title", Static)
         table.focus()
