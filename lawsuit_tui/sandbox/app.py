@@ -94,6 +94,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state.reopen()  # started again after a shutdown
         state.background.ensure_running()
         try:
             yield

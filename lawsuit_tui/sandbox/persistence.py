@@ -231,6 +231,14 @@ class Persistence:
                 f"{self.path} holds the sandbox of seed {meta.get('seed')}, not {self.seed}"
             )
 
+    @property
+    def is_open(self) -> bool:
+        return self.file.is_open
+
+    def reopen(self) -> None:
+        """Open the file again after :meth:`close` (blocking); read it again before use."""
+        self.file.open()
+
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True)

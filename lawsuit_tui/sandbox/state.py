@@ -444,6 +444,14 @@ class SandboxState:
             return self._world
         return await self.run_world(lambda: self.world)
 
+    def reopen(self) -> None:
+        """Open the kept file again after :meth:`aclose`: an ASGI server may start one app
+        again after its shutdown (a test client runs a lifespan per call). What the file
+        holds now is read before the next transaction."""
+        if self._disk is not None and not self._disk.is_open:
+            self._disk.reopen()
+            self._must_reload = True
+
     async def aclose(self) -> None:
         """Stop the background work and close the webhook client, the world's thread and the
         file."""

@@ -139,6 +139,10 @@ class StateFile:
         self._db = db
 
     @property
+    def is_open(self) -> bool:
+        return self._db is not None
+
+    @property
     def db(self) -> sqlite3.Connection:
         if self._db is None:
             raise StateFileError("the state file is not open")

@@ -282,6 +282,21 @@ async def test_a_write_that_fails_is_a_503_and_nothing_is_believed(
     ).status_code == 201
 
 
+async def test_a_server_started_again_after_its_shutdown_keeps_serving(
+    open_app: Opened, samples: dict[str, Any]
+) -> None:
+    # An ASGI server may run the lifespan of one app more than once (a test client runs one
+    # per call): the shutdown closes the file, the next startup opens it again.
+    app, client = await open_app()
+    for _ in range(2):
+        async with app.router.lifespan_context(app):
+            made = await client.post("/requests/requests", json=cnj(samples["lawsuit_cnj"][0]))
+            assert made.status_code == 201, made.text
+    held = sandbox_state(app)
+    held.reopen()
+    assert len(held.requests) == 2
+
+
 async def test_a_file_of_another_seed_is_refused(open_app: Opened, world: World) -> None:
     app, http = await open_app()
     await close(app, http)
