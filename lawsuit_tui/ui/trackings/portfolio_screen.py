@@ -79,6 +79,12 @@ _DOING = {
 }
 
 
+async def _entries_of(records: Sequence[TrackingRecord]) -> list[PortfolioEntry]:
+    """The portfolio's entries for the service's records, built off the event loop (thousands
+    take about a second)."""
+    return await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
+
+
 class PortfolioScreen(FramedScreen):
     """The trackings of this API key, as one portfolio."""
 
@@ -429,9 +435,8 @@ class PortfolioScreen(FramedScreen):
 
     @work(exclusive=True, group="trackings.fresh", exit_on_error=False)
     async def _take_fresh(self, records: list[TrackingRecord]) -> None:
-        # Thousands of entries take about a second to build: off the event loop, and the
-        # list redrawn only when the service's list changed since the last look.
-        fresh = await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
+        # The list is redrawn only when the service's list changed since the last look.
+        fresh = await _entries_of(records)
         if fresh == self._last_fresh:
             return
         self._last_fresh = fresh
@@ -464,7 +469,7 @@ class PortfolioScreen(FramedScreen):
             self._apply_filters()
         records = await context.trackings.refresh()
         self.loaded_from_service = True
-        fresh = await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
+        fresh = await _entries_of(records)
         self._last_fresh = fresh
         self._replace(fresh, whole=True)
 
