@@ -36,7 +36,7 @@ from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.domain.responses import ResponsesPage
 from lawsuit_tui.sandbox.app import create_app, sandbox_state
-from lawsuit_tui.sandbox.clock import SandboxClock
+from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
 from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.services.context import ServiceContext
 
@@ -65,7 +65,7 @@ def busiest_window(times: list[float], window: float) -> int:
 class Bench:
     def __init__(self, speed: float, cache_dir: Path) -> None:
         self.speed = speed
-        self.clock = SandboxClock(speed=speed)
+        self.clock = SandboxClock(DEFAULT_START, speed=speed)
         self.app = create_app(
             seed=7, clock=self.clock, rate_limit=(LIMIT, WINDOW), world=World.shared(7)
         )

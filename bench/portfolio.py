@@ -58,7 +58,7 @@ from lawsuit_tui.domain.identifiers import (
 from lawsuit_tui.domain.portfolio import check_rows
 from lawsuit_tui.domain.tiers import DEFAULT_TIERS, TIER_ALIASES
 from lawsuit_tui.sandbox.app import create_app, sandbox_state
-from lawsuit_tui.sandbox.clock import SandboxClock
+from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
 from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.portfolio_files import decode_text, read_portfolio_file
@@ -185,7 +185,7 @@ class Service:
 
     def __init__(self, speed: float, cache_dir: Path) -> None:
         self.speed = speed
-        self.clock = SandboxClock(speed=speed)
+        self.clock = SandboxClock(DEFAULT_START, speed=speed)
         self.app = create_app(
             seed=7, clock=self.clock, rate_limit=(LIMIT, WINDOW), world=World.shared(7)
         )

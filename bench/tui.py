@@ -67,6 +67,8 @@ FLOOR_SCRIPT = ROOT / "bench" / "floor_app.py"
 
 OUR_READY = "CNJ number, CPF, CNPJ or OAB"
 """The lookup field's placeholder: drawn only when the lookup screen is up and composed."""
+SAMPLES_READY = "Sandbox samples"
+"""The heading of the lookup screen's sandbox samples (issue 19.15): shown once they are in."""
 FLOOR_READY = "floor row 20"
 PALETTE_MARKER = "Search for commands"
 SERVICES_STARTING = "Starting the service and the cache"
@@ -78,6 +80,9 @@ KEY_TIMEOUT = 5.0
 
 # Targets of issue 9.
 FIRST_FRAME_RATIO = 1.5
+# Issue 19.15: the lookup screen's sandbox samples, against the floor's first frame.
+SAMPLES_RATIO = 1.6
+SAMPLES_TIMEOUT = 30.0
 MEMORY_FIRST_FRAME = 70 * 2**20
 MEMORY_SCALE = 200 * 2**20
 KEY_MEDIAN_RATIO = 1.3
@@ -209,6 +214,8 @@ class Frame:
     rss: int
     hwm_at_frame: int
     """VmHWM as soon as the frame showed: what the frame itself cost."""
+    samples: float | None = None
+    """When the sandbox samples showed (ours only), from process start like ``seconds``."""
 
 
 class Harness:
@@ -240,13 +247,18 @@ class Harness:
             launch.stop()
 
     def first_frame(self, spec: AppSpec, size: tuple[int, int]) -> Frame | None:
-        with self.running(spec, size) as (launch, _start, seconds):
+        with self.running(spec, size) as (launch, start, seconds):
             if seconds is None:
                 return None
             at_once = launch.memory().get("VmHWM", 0)
-            time.sleep(1.0)
+            samples: float | None = None
+            if spec.ready == OUR_READY:
+                found = launch.poll(shows(SAMPLES_READY), start=start, timeout=SAMPLES_TIMEOUT)
+                samples = found.elapsed if found else None
+            # Memory one second after the frame, whenever the samples came.
+            time.sleep(max(0.0, 1.0 - (time.perf_counter() - start - seconds)))
             memory = launch.memory()
-            return Frame(seconds, memory.get("VmHWM", 0), memory.get("VmRSS", 0), at_once)
+            return Frame(seconds, memory.get("VmHWM", 0), memory.get("VmRSS", 0), at_once, samples)
 
 
 # --- first frame -------------------------------------------------------------------------
@@ -309,6 +321,7 @@ def measure_first_frames(
         ]
         if paired:
             results.info(f"median of the run-by-run ratios: {summarize(paired).median:.2f}x")
+        report_samples(results, spec, got[spec.label], floor_median, where)
         hwm = summarize([f.hwm for f in got[spec.label]]).median
         at_frame = summarize([f.hwm_at_frame for f in got[spec.label]]).median
         results.add(
@@ -318,6 +331,26 @@ def measure_first_frames(
             hwm < MEMORY_FIRST_FRAME,
         )
     return got
+
+
+def report_samples(
+    results: Results, spec: AppSpec, frames: list[Frame], floor_median: float, where: str
+) -> None:
+    """When the lookup screen's sandbox samples showed, and its ratio to the floor's frame."""
+    name = f"sandbox samples shown {spec.label} {where}"
+    shown = [f.samples for f in frames if f.samples is not None]
+    if not shown:
+        results.skip(name, f"{SAMPLES_READY!r} never showed within {SAMPLES_TIMEOUT:.0f} s")
+        return
+    s = summarize(shown)
+    results.add(name, f"median {ms(s.median)}, min {ms(s.low)}, max {ms(s.high)}, n={s.count}")
+    ratio = s.median / floor_median
+    results.add(
+        f"sandbox samples ratio {spec.label}/floor first frame {where}",
+        f"{ratio:.2f}x",
+        f"<= {SAMPLES_RATIO}x",
+        ratio <= SAMPLES_RATIO,
+    )
 
 
 # --- import profile ----------------------------------------------------------------------

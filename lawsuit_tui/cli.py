@@ -370,7 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     config_sub.add_parser("path", help=_("print the path of the configuration file"))
 
-    sandbox = sub.add_parser("sandbox", help=_("serve the sandbox of the service on a port"))
+    sandbox = sub.add_parser(
+        "sandbox", help=_("serve the sandbox of the service on a port, or start it afresh")
+    )
     sandbox_sub = sandbox.add_subparsers(dest="sandbox_command", metavar=_("ACTION"), required=True)
     serve = sandbox_sub.add_parser("serve", help=_("serve the sandbox over HTTP"))
     serve.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
@@ -405,6 +407,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=_("CALLS/SECONDS"),
         help=_("rate limit per key of the lawsuits service's synchronous routes (default 500/60)"),
     )
+    serve.add_argument(
+        "--state",
+        default=None,
+        metavar=_("PATH"),
+        help=_(
+            "keep the sandbox's state in this file, shared with every process that opens it "
+            "('embedded': the app's own sandbox); without it, a fresh sandbox in memory"
+        ),
+    )
+    reset = sandbox_sub.add_parser(
+        "reset",
+        help=_("remove the app's sandbox (requests, trackings, credentials...) and its cache"),
+    )
+    reset.add_argument("--yes", action="store_true", help=_("do not ask first"))
 
     webhooks = sub.add_parser("webhooks", help=_("receive the service's callbacks"))
     webhooks_sub = webhooks.add_subparsers(

@@ -46,6 +46,7 @@ from pydantic_settings import (
 )
 
 from lawsuit_tui.i18n import N_, _, normalize_language
+from lawsuit_tui.preferences import DEFAULT_SANDBOX_SEED
 
 APP_NAME = "lawsuit-tui"
 ENV_PREFIX = "LAWSUIT_TUI_"
@@ -216,7 +217,7 @@ class Webhooks(_Section):
 class Sandbox(_Section):
     """The embedded sandbox, used when no API key is configured."""
 
-    seed: int = Field(default=7, ge=-(2**63), le=2**63 - 1)
+    seed: int = Field(default=DEFAULT_SANDBOX_SEED, ge=-(2**63), le=2**63 - 1)
     speed: float = Field(default=1.0, gt=0, le=10_000)
     # Not a secret: the well-known key the local sandbox accepts.
     api_key: str = "sandbox"

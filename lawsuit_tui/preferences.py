@@ -2,7 +2,8 @@
 
 Importing pydantic and validating the settings costs about 200 ms, a third of a first frame on
 these machines (docs/performance.md). The first frame only needs the theme, the keymap, the
-language and whether an API key is set, so those are read here from the environment and the TOML
+language and whether an API key is set (and, for the sandbox's samples it shows at once, where
+the cache is and the sandbox's seed: D185), so those are read here from the environment and the TOML
 file with the standard library. The full, validated :class:`lawsuit_tui.config.Settings` load
 after the first frame, and a bad config file is reported then (exit code 2), exactly as the
 other commands report it before they start.
@@ -21,6 +22,7 @@ APP_NAME = "lawsuit-tui"
 ENV_PREFIX = "LAWSUIT_TUI_"
 CONFIG_ENV_VAR = "LAWSUIT_TUI_CONFIG"
 DEFAULT_THEME = "textual-dark"
+DEFAULT_SANDBOX_SEED = 7
 
 
 def config_file(environ: Mapping[str, str] | None = None) -> Path:
@@ -52,10 +54,21 @@ class Preferences:
     language: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     has_api_key: bool = False
+    cache_dir: Path | None = None
+    """As configured; None: the platform's (see :meth:`cache_root`)."""
+    sandbox_seed: int = DEFAULT_SANDBOX_SEED
 
     @property
     def mode(self) -> str:
         return "live" if self.has_api_key else "sandbox"
+
+    def cache_root(self) -> Path:
+        """The configured cache directory, else the platform's (as the settings say)."""
+        if self.cache_dir is not None:
+            return self.cache_dir
+        import platformdirs
+
+        return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
 def read_preferences(environ: Mapping[str, str] | None = None) -> Preferences:
@@ -69,9 +82,32 @@ def read_preferences(environ: Mapping[str, str] | None = None) -> Preferences:
     theme = pick("theme")
     language = pick("language")
     keymap = data.get("keymap")
+    cache_dir = pick("cache_dir")
+    cache_path = Path(cache_dir).expanduser() if isinstance(cache_dir, str) and cache_dir else None
+    sandbox = data.get("sandbox")
+    seed = env.get(ENV_PREFIX + "SANDBOX__SEED") or (
+        sandbox.get("seed") if isinstance(sandbox, dict) else None
+    )
     return Preferences(
         theme=theme if isinstance(theme, str) and theme else DEFAULT_THEME,
         language=language if isinstance(language, str) and language else None,
         keymap={str(k): str(v) for k, v in keymap.items()} if isinstance(keymap, dict) else {},
         has_api_key=bool(pick("api_key")),
+        cache_dir=cache_path,
+        sandbox_seed=_integer(seed, DEFAULT_SANDBOX_SEED),
     )
+
+
+def _integer(value: object, default: int) -> int:
+    """An int given as one (TOML) or as digits (the environment); else ``default`` (the real
+    error, if any, is reported once the full settings load)."""
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return default
+    return default

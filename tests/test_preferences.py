@@ -38,6 +38,20 @@ def test_agrees_with_the_validated_settings(
     )
 
 
+def test_where_the_sandbox_keeps_its_samples_agrees_with_the_settings(
+    isolated_config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D185: the lookup screen reads the sandbox's kept samples before the settings load.
+    _write(isolated_config, f'cache_dir = "{tmp_path / "c"}"\n[sandbox]\nseed = 11\n')
+    prefs, settings = read_preferences(), load_settings()
+    assert (prefs.cache_root(), prefs.sandbox_seed) == (settings.cache_dir, 11)
+    monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SEED", "12")
+    monkeypatch.setenv("LAWSUIT_TUI_CACHE_DIR", str(tmp_path / "d"))
+    prefs, settings = read_preferences(), load_settings()
+    assert (prefs.cache_root(), prefs.sandbox_seed) == (settings.cache_dir, settings.sandbox.seed)
+    assert prefs.sandbox_seed == 12
+
+
 def test_a_broken_file_gives_defaults_not_an_error(isolated_config: Path) -> None:
     _write(isolated_config, "theme = [unclosed\n")
     prefs = read_preferences({"LAWSUIT_TUI_CONFIG": str(isolated_config)})

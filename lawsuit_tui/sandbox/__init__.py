@@ -10,9 +10,12 @@ Its modules import one way, top to bottom (tests/sandbox/test_imports.py keeps i
 - ``dependencies``: how a route gets the state and the engines (``State``, ``Requests``,
   ``Trackings``), and ``sandbox_state(app)`` outside a route.
 - ``tracking_engine`` -> ``request_engine``: what trackings and requests do over time.
-- ``state``: ``SandboxState``, the one place for what the sandbox holds.
+- ``state``: ``SandboxState``, the one place for what the sandbox holds, and its
+  transactions; ``persistence`` -> ``state_file``: the state kept on disk (D180), shared by
+  every process that opens the file.
 - below it, the parts it is made of, which import only each other: ``records``, ``counts``,
-  ``searches``, ``keys``, ``background``, ``webhooks``, ``ratelimit``, ``tokens``, ``stats``,
-  ``faults``, ``ids``, ``clock``, ``vault``, ``schemas``, ``errors``, ``pagination``,
-  ``lawsuit_filters`` and ``world/`` (the generated data, from ``assets/sandbox``).
+  ``searches``, ``keys``, ``background``, ``timed`` (when records are due), ``tables``,
+  ``webhooks``, ``ratelimit``, ``tokens``, ``stats``, ``faults``, ``ids``, ``clock``,
+  ``vault``, ``schemas``, ``errors``, ``pagination``, ``lawsuit_filters`` and ``world/`` (the
+  generated data, from ``assets/sandbox``).
 """

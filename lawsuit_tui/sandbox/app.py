@@ -12,13 +12,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 from fastapi import APIRouter, FastAPI
 
 from lawsuit_tui.sandbox.clock import SandboxClock
-from lawsuit_tui.sandbox.dependencies import sandbox_state
+from lawsuit_tui.sandbox.dependencies import register_timed_work, sandbox_state
 from lawsuit_tui.sandbox.errors import install_error_handlers
 from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.sandbox.middleware import SandboxMiddleware
@@ -28,7 +29,14 @@ from lawsuit_tui.sandbox.state import SandboxState
 if TYPE_CHECKING:
     from lawsuit_tui.sandbox.world import World
 
-__all__ = ["DEFAULT_API_KEY", "ROUTE_MODULES", "create_app", "drain", "sandbox_state"]
+__all__ = [
+    "DEFAULT_API_KEY",
+    "ROUTE_MODULES",
+    "close_app",
+    "create_app",
+    "drain",
+    "sandbox_state",
+]
 
 DEFAULT_API_KEY = "sandbox"
 # The route families (modules of lawsuit_tui/sandbox/routes), in the order they are mounted.
@@ -60,12 +68,16 @@ def create_app(
     webhook_transport: httpx.AsyncBaseTransport | None = None,
     world: World | None = None,
     id_salt: str | None = None,
+    state_path: Path | None = None,
 ) -> FastAPI:
     """The sandbox app. ``api_keys`` items are ``KEY`` or ``KEY:no-miner,no-vault``.
 
-    ``id_salt``: mixed into the ids of what the run creates (requests, responses...), so
-    two runs with the same seed do not reuse them; None (the default) keeps them a function
-    of the seed alone."""
+    ``clock``: the sandbox's time (default: the real time, at speed 1). ``state_path``: keep
+    the state in that file, shared with every process that opens it (D180): what it holds is
+    read now (blocking; a file made for another seed raises ``StateMismatch``), and its ids are
+    salted by its generation. Without it (the default, and the tests') the state lives in
+    memory. ``id_salt``: mixed into the ids of an in-memory sandbox (None: a function of the
+    seed alone)."""
     state = SandboxState(
         seed=seed,
         keys=parse_keys(api_keys or (DEFAULT_API_KEY,)),
@@ -77,9 +89,13 @@ def create_app(
         world=world,
         id_salt=id_salt,
     )
+    register_timed_work(state)
+    if state_path is not None:
+        state.keep_on_disk(state_path)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state.reopen()  # started again after a shutdown
         state.background.ensure_running()
         try:
             yield
@@ -127,3 +143,9 @@ def _document_by_reference(app: FastAPI) -> None:
 async def drain(app: FastAPI, limit: float = 10.0) -> None:
     """Run every timed event due at the sandbox's current time and wait for what it started."""
     await sandbox_state(app).background.drain(limit)
+
+
+async def close_app(app: FastAPI) -> None:
+    """Stop the app's background work and let go of its state's file (what its lifespan does
+    when it is served; an app used over ``httpx.ASGITransport`` gets no lifespan events)."""
+    await sandbox_state(app).aclose()

@@ -94,7 +94,7 @@ async def require_bearer(
     """Dependency for the bearer lookup (D40): a token minted by /_sandbox/token."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise _unauthorized("Authorization: Bearer token missing")
-    key = state.tokens.key_for(credentials.credentials)
+    key = state.tokens.key_for(credentials.credentials, state.clock.now())
     config = state.keys.get(key) if key is not None else None
     if config is None:
         raise _unauthorized("bearer token invalid or expired")

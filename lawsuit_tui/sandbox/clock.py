@@ -1,13 +1,20 @@
-"""The sandbox's own clock, and the timed events that fire on it.
+"""The sandbox's own clock, and the runtime waits that fire on it.
 
 Every time the sandbox shows (created_at, started_at, ...) and every delay it keeps (request
 lifecycle D15, tracking runs D27, webhook retries D44) is read from a :class:`SandboxClock`:
-``now() = start + real elapsed * speed + manual advances``. Speed 0 freezes it, so tests move
-it only by :meth:`SandboxClock.advance`, and nothing waits in real time.
+``now() = anchor.sandbox_at + (wall clock - anchor.real_at) * speed``. The anchor is plain
+data (:class:`ClockAnchor`), saved with a sandbox kept on disk, so that every process sharing
+that state reads the same time, and an advance made by one moves it for all (D181). The wall
+clock (``time.time``) is the one processes share; a clock never goes backwards within a
+process even when the wall clock does. By default it starts at the real time: a request made
+now says now. Speed 0 freezes it, so tests move it only by :meth:`SandboxClock.advance`, and
+nothing waits in real time.
 
-Timed events are plain synchronous callbacks that receive the sandbox time they were due at
-(not the time they happened to run), so an advance of ten seconds past three events fires
-them in order, each stamped with its own time. Whoever owns the event loop (the sandbox state's
+What the sandbox does over time (requests, trackings, deliveries) is not kept here but follows
+from its records (sandbox/timed.py). The clock only holds runtime callbacks (``call_at``,
+``sleep_until``): plain synchronous callbacks that receive the sandbox time they were due at
+(not the time they happened to run), so an advance of ten seconds past three events fires them
+in order, each stamped with its own time. Whoever owns the event loop (the sandbox state's
 runner, or ``drain`` in tests) pops due events with :meth:`SandboxClock.pop_due` and runs them.
 """
 
@@ -21,11 +28,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["DEFAULT_START", "Event", "SandboxClock", "iso"]
+__all__ = ["DEFAULT_START", "ClockAnchor", "Event", "SandboxClock", "iso", "real_now"]
 
 DEFAULT_START = datetime(2026, 11, 20, 12, 0, 0, tzinfo=UTC)
 
 EventCallback = Callable[[datetime], None]
+Wall = Callable[[], float]
+
+
+def real_now() -> datetime:
+    """The real time, in UTC, to the millisecond (what the service's own timestamps hold)."""
+    now = datetime.now(UTC)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+@dataclass
+class ClockAnchor:
+    """Where the sandbox's time stands, as data: at the wall-clock instant ``real_at``
+    (seconds since the Unix epoch) it was ``sandbox_at``, and it runs ``speed`` times real
+    time from there (D181)."""
+
+    sandbox_at: datetime
+    real_at: float
+    speed: float = 1.0
 
 
 def iso(value: datetime) -> str:
@@ -48,16 +73,23 @@ class Event:
 
 
 class SandboxClock:
-    """A clock that runs at ``speed`` times real time, can be advanced, and holds timed events."""
+    """A clock that runs at ``speed`` times real time, can be advanced, and holds runtime waits.
 
-    def __init__(self, start: datetime = DEFAULT_START, speed: float = 1.0) -> None:
-        if start.tzinfo is None:
+    ``start``: the sandbox time it shows now (default: the real time). ``wall``: the wall
+    clock (seconds since the Unix epoch; tests may drive one)."""
+
+    def __init__(
+        self, start: datetime | None = None, speed: float = 1.0, *, wall: Wall = time.time
+    ) -> None:
+        if start is None:
+            start = real_now()
+        elif start.tzinfo is None:
             start = start.replace(tzinfo=UTC)
         if speed < 0:
             raise ValueError("speed must be >= 0")
-        self._base = start
-        self._real_base = time.monotonic()
-        self._speed = float(speed)
+        self._wall = wall
+        self.anchor = ClockAnchor(start.astimezone(UTC), wall(), float(speed))
+        self._latest = self.anchor.sandbox_at
         self._events: list[Event] = []
         self._seq = itertools.count()
         self._listeners: list[Callable[[], None]] = []
@@ -71,43 +103,56 @@ class SandboxClock:
 
     @property
     def speed(self) -> float:
-        return self._speed
+        return self.anchor.speed
 
     @property
     def is_frozen(self) -> bool:
-        return self._speed == 0.0
+        return self.anchor.speed == 0.0
 
     def now(self) -> datetime:
-        if self._speed == 0.0:
-            return self._base
-        elapsed = (time.monotonic() - self._real_base) * self._speed
-        return self._base + timedelta(seconds=elapsed)
+        anchor = self.anchor
+        if anchor.speed == 0.0:
+            moment = anchor.sandbox_at
+        else:
+            elapsed = (self._wall() - anchor.real_at) * anchor.speed
+            moment = anchor.sandbox_at + timedelta(seconds=elapsed)
+        # The wall clock may step back (NTP); the sandbox's time within a process does not,
+        # unless the anchor itself moved back (another process's state was read: D181).
+        if moment < self._latest and self._latest - moment < timedelta(seconds=5):
+            return self._latest
+        self._latest = moment
+        return moment
 
     def _rebase(self) -> None:
-        self._base = self.now()
-        self._real_base = time.monotonic()
+        anchor = self.anchor
+        anchor.sandbox_at = self.now()
+        anchor.real_at = self._wall()
 
     def advance(self, seconds: float) -> datetime:
         """Move the clock forward; events now due fire when their runner next looks."""
         if seconds < 0:
             raise ValueError("the sandbox clock does not go backwards")
         self._rebase()
-        self._base += timedelta(seconds=seconds)
+        self.anchor.sandbox_at += timedelta(seconds=seconds)
         self._notify()
-        return self._base
+        return self.now()
 
     def set_speed(self, speed: float) -> None:
         if speed < 0:
             raise ValueError("speed must be >= 0")
         self._rebase()
-        self._speed = float(speed)
+        self.anchor.speed = float(speed)
+        self._notify()
+
+    def moved(self) -> None:
+        """The anchor was changed from outside (read from disk): tell the listeners."""
         self._notify()
 
     def real_seconds(self, sandbox_seconds: float) -> float | None:
         """How long ``sandbox_seconds`` take in real time (None when frozen: forever)."""
-        if self._speed == 0.0:
+        if self.anchor.speed == 0.0:
             return None
-        return max(0.0, sandbox_seconds / self._speed)
+        return max(0.0, sandbox_seconds / self.anchor.speed)
 
     # ----------------------------------------------------------------- events
 

@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 
 from lawsuit_tui.sandbox.request_engine import RequestEngine
 from lawsuit_tui.sandbox.state import SandboxState
+from lawsuit_tui.sandbox.timed import Kind
 from lawsuit_tui.sandbox.tracking_engine import TrackingEngine
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "State",
     "Trackings",
     "current_state",
+    "register_timed_work",
     "request_engine",
     "sandbox_state",
     "tracking_engine",
@@ -58,3 +60,21 @@ async def tracking_engine(state: State) -> TrackingEngine:
 
 Requests = Annotated[RequestEngine, Depends(request_engine)]
 Trackings = Annotated[TrackingEngine, Depends(tracking_engine)]
+
+
+def register_timed_work(state: SandboxState) -> None:
+    """Tell the state's timed work how requests and trackings move on (sandbox/timed.py)."""
+    state.timed.register(
+        "requests",
+        Kind(
+            lambda request_id: RequestEngine(state).due(request_id),
+            lambda request_id, at: TrackingEngine(state).requests.advance(request_id, at),
+        ),
+    )
+    state.timed.register(
+        "trackings",
+        Kind(
+            lambda tracking_id: TrackingEngine(state).due(tracking_id),
+            lambda tracking_id, at: TrackingEngine(state).advance(tracking_id, at),
+        ),
+    )

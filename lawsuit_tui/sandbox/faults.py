@@ -1,5 +1,8 @@
 """Faults on demand (D45): latency, a share of 5xx answers, broken bodies, courts down, and
-the completion sent in its legacy form (D69)."""
+the completion sent in its legacy form (D69).
+
+What is in force is plain data on the state (saved with a sandbox kept on disk, so a court
+taken down by one process is down for all); the dice are each process's own."""
 
 from __future__ import annotations
 
@@ -23,7 +26,6 @@ class Faults:
     # D69: complete requests with an application_info response (code 600) instead of the
     # request_completed event.
     legacy_completion: bool = False
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -42,13 +44,13 @@ class Faults:
             self.latency_ms or self.error_rate or self.malformed_rate or self.truncated_rate
         )
 
-    def pick_error(self) -> int | None:
-        if self.error_rate and self.rng.random() < self.error_rate:
-            return self.rng.choice(self.error_statuses or list(FAULT_STATUSES))
+    def pick_error(self, rng: random.Random) -> int | None:
+        if self.error_rate and rng.random() < self.error_rate:
+            return rng.choice(self.error_statuses or list(FAULT_STATUSES))
         return None
 
-    def pick_body_fault(self) -> str | None:
-        roll = self.rng.random()
+    def pick_body_fault(self, rng: random.Random) -> str | None:
+        roll = rng.random()
         if roll < self.malformed_rate:
             return "malformed"
         if roll < self.malformed_rate + self.truncated_rate:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import itertools
 import uuid
+from dataclasses import dataclass
 
 __all__ = ["IdGenerator", "stable_uuid"]
 
@@ -15,30 +15,21 @@ def stable_uuid(*parts: object) -> str:
     return str(uuid.UUID(bytes=digest, version=4))
 
 
+@dataclass
 class IdGenerator:
-    """Ids of what a run creates (requests, responses, trackings...).
+    """Ids of what the sandbox creates (requests, responses, trackings...): plain data, saved
+    with a sandbox kept on disk, so its counter goes on from where it stopped.
 
     ``salt``: None keeps them a function of the seed and a counter alone (tests, snapshots);
-    a per-run salt makes them differ from one run to the next, so a cache kept across runs
-    never mistakes a new request for an old one with the same id.
-    """
+    a sandbox kept on disk is salted with its generation (D183), so ids never repeat, not
+    even after ``sandbox reset`` starts a new one."""
 
-    def __init__(self, seed: int, salt: str | None = None) -> None:
-        self.seed = seed
-        self.salt = salt
-        self._counter = itertools.count(1)
-        # D38: count ids are an integer sequence; a salted run starts it elsewhere.
-        base = 0
-        if salt is not None:
-            digest = hashlib.blake2b(salt.encode(), digest_size=4).digest()
-            base = int.from_bytes(digest, "big") % 1_000_000 * 1000
-        self._count_ids = itertools.count(base + 1)
+    seed: int
+    salt: str | None = None
+    counter: int = 0
 
     def next(self, kind: str) -> str:
+        self.counter += 1
         if self.salt is None:
-            return stable_uuid(self.seed, kind, next(self._counter))
-        return stable_uuid(self.seed, self.salt, kind, next(self._counter))
-
-    def next_count_id(self) -> int:
-        """D38: the count service's request_id is an integer sequence."""
-        return next(self._count_ids)
+            return stable_uuid(self.seed, kind, self.counter)
+        return stable_uuid(self.seed, self.salt, kind, self.counter)

@@ -2,24 +2,34 @@
 
 Plain records: the request and tracking engines change them, the state holds them, the
 routes read them. ``record`` is always the JSON object the service answers with; the other
-fields are what the sandbox needs to carry on with it.
+fields are what the sandbox needs to carry on with it, as data (no timers, no callbacks, no
+tasks), so that a sandbox kept on disk saves them as they are and any process that reads them
+back knows when their next step is due (sandbox/timed.py, D180).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import orjson
 
-from lawsuit_tui.sandbox.clock import Event
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.schemas import SearchIn
 
-__all__ = ["RequestEntry", "Result", "StoredResponse", "TrackingEntry"]
+__all__ = ["KeptSamples", "RequestEntry", "Result", "Stage", "StoredResponse", "TrackingEntry"]
+
+
+class Stage:
+    """How far a request's lifecycle (D15) has gone, beside its status: ``created`` (pending),
+    ``started`` (its stored copies delivered), ``court`` (the court's answer delivered),
+    ``done`` (completed or cancelled)."""
+
+    CREATED = "created"
+    STARTED = "started"
+    COURT = "court"
+    DONE = "done"
 
 
 @dataclass
@@ -39,15 +49,17 @@ class RequestEntry:
     search: SearchIn
     customer_key: str
     document: str | None = None
-    events: list[Event] = field(default_factory=list)
-    stored: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    stage: str = Stage.CREATED
+    # The stored copies delivered at start, by the (code, instance) they were asked as: the
+    # court's answer is compared with them (D15). The copies themselves are the world's,
+    # derived again when needed.
+    stored_from: list[tuple[str, int]] = field(default_factory=list)
     court_needed: bool = True
-    # Set for tracking runs: computes the run's results; the request then has no cached phase.
-    tracking_results: Callable[[datetime], list[Result]] | None = None
+    # A tracking's run (D30): its results come from the tracking, it has no cached phase.
     tracking_id: str | None = None
-    on_complete: Callable[[RequestEntry, datetime], None] | None = None
     deleted: bool = False
-    phase: asyncio.Task[None] | None = None  # the latest lifecycle phase in flight
+    # D16: when a cancellation was asked (it completes CANCEL_AFTER later).
+    cancel_asked_at: datetime | None = None
 
     @property
     def request_id(self) -> str:
@@ -100,7 +112,8 @@ class TrackingEntry:
     baseline: datetime
     known: set[tuple[str, int]] = field(default_factory=set)
     last_run: datetime | None = None
-    next_event: Event | None = None
+    # From when a tracking that never ran counts its first run (creation, resume, change).
+    scheduled_from: datetime | None = None
 
     @property
     def key(self) -> str:
@@ -113,3 +126,14 @@ class TrackingEntry:
     @property
     def status(self) -> str:
         return str(self.record["status"])
+
+
+@dataclass(frozen=True)
+class KeptSamples:
+    """The world's sample keys (``GET /_sandbox/samples``), kept with the state (D185): a
+    sandbox read from disk answers them before its world is built, and the app reads them
+    from the file for its first screen. ``version``: the samples' version of the world that
+    made them (``world.samples.SAMPLES_VERSION``); others are made again."""
+
+    version: int
+    keys: dict[str, Any]

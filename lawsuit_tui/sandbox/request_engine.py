@@ -6,15 +6,20 @@ answer is delivered when it differs from the stored copy (or there was none); at
 request is ``completed`` (D15). Court failures are ``application_error`` responses (D19).
 
 The engine keeps nothing of its own: every request and response lives in the state, so a
-route makes one per call (:mod:`lawsuit_tui.sandbox.dependencies`).
+route makes one per call (:mod:`lawsuit_tui.sandbox.dependencies`). When a request's next step
+is due follows from its record (status, stage, created_at: :meth:`RequestEngine.due`), and
+:meth:`RequestEngine.advance` takes it (the ``requests`` kind of sandbox/timed.py): the
+world's views, CPU-heavy, are computed outside any transaction (routes answer meanwhile),
+between a transaction that reads the request and one that delivers, if the request is still
+where it was (D180: another process may have taken the step, or it was cancelled).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from lawsuit_tui.domain.completion import COMPLETION_CODE, COMPLETION_MESSAGE, COMPLETION_TYPE
 from lawsuit_tui.domain.courts import court_for
@@ -23,7 +28,7 @@ from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.errors import ServiceError
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.lawsuit_filters import filters_count, matches
-from lawsuit_tui.sandbox.records import RequestEntry, Result
+from lawsuit_tui.sandbox.records import RequestEntry, Result, Stage
 from lawsuit_tui.sandbox.schemas import CreateRequestIn
 from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
@@ -37,12 +42,53 @@ from lawsuit_tui.sandbox.searches import (
 from lawsuit_tui.sandbox.state import SandboxState
 from lawsuit_tui.sandbox.summaries import summary_of
 
-__all__ = ["CANCEL_AFTER", "COMPLETE_AFTER", "COURT_AFTER", "START_AFTER", "RequestEngine"]
+__all__ = [
+    "CANCEL_AFTER",
+    "COMPLETE_AFTER",
+    "COURT_AFTER",
+    "START_AFTER",
+    "RequestEngine",
+    "RunHooks",
+    "RunOutcome",
+]
 
 START_AFTER = 0.2  # D15, sandbox seconds
 COURT_AFTER = 1.5
 COMPLETE_AFTER = 2.0
 CANCEL_AFTER = 0.1  # D16: cancelling -> cancelled
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@dataclass
+class RunOutcome:
+    """What a tracking's run found (computed in the world's thread), to be delivered."""
+
+    results: list[Result]
+    apply: Callable[[], None] | None = None  # what the tracking keeps of it (in a transaction)
+
+
+class RunHooks(Protocol):
+    """The tracking engine, for the requests that are its runs (D30)."""
+
+    def run_results(self, run: RequestEntry, at: datetime) -> RunOutcome: ...
+
+    async def run_kept(self, run: RequestEntry, at: datetime) -> None: ...
+
+    def run_finished(self, run: RequestEntry, at: datetime) -> None: ...
+
+
+@dataclass
+class _Plan:
+    """A step that needs the world: computed outside the lock, delivered if still due."""
+
+    stage: str
+    status: str
+    compute: Callable[[], Any]
+    results: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def same_lawsuit(stored: dict[str, Any] | None, court: dict[str, Any]) -> bool:
@@ -66,8 +112,9 @@ def _tribunal_acronym(code: str) -> str | None:
 
 
 class RequestEngine:
-    def __init__(self, state: SandboxState) -> None:
+    def __init__(self, state: SandboxState, runs: RunHooks | None = None) -> None:
         self.state = state
+        self.runs = runs
 
     def get(self, config: KeyConfig, request_id: str) -> RequestEntry:
         """The caller's request, else 404 REQUEST_NOT_FOUND."""
@@ -226,65 +273,104 @@ class RequestEngine:
         return entry
 
     def schedule(self, entry: RequestEntry) -> None:
-        """D15: start, court answer and completion on the clock."""
-        clock = self.state.clock
-        created = datetime.fromisoformat(str(entry.record["created_at"]).replace("Z", "+00:00"))
-        entry.events = [
-            clock.call_at(
-                created + timedelta(seconds=START_AFTER), lambda at: self._start(entry, at)
-            ),
-            clock.call_at(
-                created + timedelta(seconds=COURT_AFTER), lambda at: self._court(entry, at)
-            ),
-            clock.call_at(
-                created + timedelta(seconds=COMPLETE_AFTER), lambda at: self._complete(entry, at)
-            ),
-        ]
+        """D15: start, court answer and completion on the clock (read off the record)."""
+        self.schedule_id(entry.request_id)
+
+    def schedule_id(self, request_id: str) -> None:
+        self.state.wake("requests", request_id)
 
     # ----------------------------------------------------------------- lifecycle
 
-    # The world's views are CPU-heavy (a busy document has hundreds of lawsuits), so each
-    # phase computes its results in the world's thread (state.run_world) and delivers them
-    # back on the loop. Phases of one request are chained: the court's answer never
-    # overtakes the cached one, and completion waits for both. Each is stamped with the
-    # time it was due at.
+    def due(self, request_id: str) -> datetime | None:
+        """When the request's next step is due (None: nothing left to do)."""
+        entry = self.state.requests.raw_get(request_id)
+        if entry is None:
+            return None
+        status, stage = entry.status, entry.stage
+        if status == "cancelling":
+            asked = entry.cancel_asked_at
+            return asked + timedelta(seconds=CANCEL_AFTER) if asked is not None else None
+        created = _moment(str(entry.record["created_at"]))
+        if status == "pending" and stage == Stage.CREATED:
+            return created + timedelta(seconds=START_AFTER)
+        if status == "started" and stage == Stage.STARTED:
+            return created + timedelta(seconds=COURT_AFTER)
+        if status == "started" and stage == Stage.COURT:
+            return created + timedelta(seconds=COMPLETE_AFTER)
+        return None
 
-    def _start(self, entry: RequestEntry, at: datetime) -> None:
-        if entry.status != "pending":
-            return
+    async def advance(self, request_id: str, at: datetime) -> None:
+        """Take the step of ``request_id`` due at ``at``, if it still is.
+
+        The world's views are CPU-heavy (a busy document has hundreds of lawsuits), so a step
+        that needs them computes in the world's thread outside any transaction, and delivers
+        in a second one, stamped with the time it was due at, if the request has not moved on
+        (cancelled meanwhile, D16: no more responses)."""
+        state = self.state
+        if request_id in state.phases:
+            return  # its phase is being computed here: it looks again when done
+        async with state.transaction():
+            entry = state.requests.get(request_id)
+            if entry is None or self.due(request_id) != at:
+                return
+            plan = await self._step(entry, at)
+        if plan is not None:
+            state.phases.add(request_id)
+            state.background.spawn(self._phase(request_id, plan, at))
+
+    async def _phase(self, request_id: str, plan: _Plan, at: datetime) -> None:
+        state = self.state
+        try:
+            plan.results = await state.run_world(plan.compute)
+            async with state.transaction():
+                entry = state.requests.get(request_id)
+                if entry is None or (entry.stage, entry.status) != (plan.stage, plan.status):
+                    return
+                await self._deliver_step(entry, plan, at)
+        finally:
+            state.phases.discard(request_id)
+            self.schedule_id(request_id)
+
+    async def _step(self, entry: RequestEntry, at: datetime) -> _Plan | None:
+        """Take a step that needs no world view; plan one that does."""
+        if entry.status == "cancelling":
+            entry.record.update(status="cancelled", cancelled_at=iso(at), updated_at=iso(at))
+            entry.stage = Stage.DONE
+            return None
+        if entry.stage == Stage.CREATED:
+            if entry.tracking_id is not None:  # a run has no cached phase
+                self._started(entry, at)
+                return None
+            return _Plan(entry.stage, entry.status, lambda: self._cached_results(entry, at))
+        if entry.stage == Stage.STARTED:
+            return _Plan(entry.stage, entry.status, lambda: self._court_compute(entry, at))
+        await self._finish(entry, at)
+        return None
+
+    def _started(self, entry: RequestEntry, at: datetime) -> None:
         entry.record.update(status="started", started_at=iso(at), updated_at=iso(at))
-        if entry.tracking_results is not None:
-            return
-        entry.phase = self.state.background.spawn(
-            self._phase(entry, at, lambda: self._cached_results(entry, at), entry.phase)
-        )
+        entry.stage = Stage.STARTED
 
-    def _court(self, entry: RequestEntry, at: datetime) -> None:
-        if entry.status != "started":
-            return
-        tracking_results = entry.tracking_results
+    def _court_compute(self, entry: RequestEntry, at: datetime) -> Any:
+        if entry.tracking_id is not None and self.runs is not None:
+            return self.runs.run_results(entry, at)
+        return self._court_results(entry, at) if entry.court_needed else []
 
-        def compute() -> list[Result]:
-            if tracking_results is not None:
-                return tracking_results(at)
-            return self._court_results(entry, at) if entry.court_needed else []
-
-        entry.phase = self.state.background.spawn(self._phase(entry, at, compute, entry.phase))
-
-    async def _phase(
-        self,
-        entry: RequestEntry,
-        at: datetime,
-        compute: Callable[[], list[Result]],
-        previous: asyncio.Task[None] | None,
-    ) -> None:
-        if previous is not None and not previous.done():
-            await asyncio.wait([previous])
-        if entry.status != "started":
-            return
-        results = await self.state.run_world(compute)
-        if entry.status != "started":  # cancelled meanwhile (D16): no more responses
-            return
+    async def _deliver_step(self, entry: RequestEntry, plan: _Plan, at: datetime) -> None:
+        if plan.stage == Stage.CREATED:
+            results, stored_from, court_needed = plan.results
+            self._started(entry, at)
+            entry.stored_from = stored_from
+            entry.court_needed = court_needed
+        else:
+            entry.stage = Stage.COURT
+            results = plan.results
+            if isinstance(results, RunOutcome):
+                if results.apply is not None:
+                    results.apply()
+                if self.runs is not None:
+                    await self.runs.run_kept(entry, at)
+                results = results.results
         summaries = "summary" in (entry.record.get("judit_ia") or [])
         for result in results:
             response_id = self._deliver(entry, result, at)
@@ -295,21 +381,11 @@ class RequestEngine:
                     entry, Result("summary", {**data, "origin_id": response_id}, result.cached), at
                 )
 
-    def _complete(self, entry: RequestEntry, at: datetime) -> None:
-        if entry.status != "started":
-            return
-        entry.phase = self.state.background.spawn(self._finish(entry, at, entry.phase))
-
-    async def _finish(
-        self, entry: RequestEntry, at: datetime, previous: asyncio.Task[None] | None
-    ) -> None:
-        if previous is not None and not previous.done():
-            await asyncio.wait([previous])
-        if entry.status != "started":
-            return
+    async def _finish(self, entry: RequestEntry, at: datetime) -> None:
         entry.record.update(status="completed", completed_at=iso(at), updated_at=iso(at))
-        if entry.on_complete is not None:
-            entry.on_complete(entry, at)
+        entry.stage = Stage.DONE
+        if entry.tracking_id is not None and self.runs is not None:
+            self.runs.run_finished(entry, at)
         if self.state.faults.legacy_completion:
             # D69: the Portuguese callbacks page's form, a response of its own (kept, so
             # that GET /responses shows it too), instead of the request_completed event.
@@ -334,14 +410,9 @@ class RequestEngine:
         """D16: cancel a running request, soft-delete a finished one."""
         now = self.state.clock.now()
         if entry.status in ("pending", "started"):
-            for event in entry.events:
-                event.cancel()
             entry.record.update(status="cancelling", updated_at=iso(now))
-
-            def cancelled(at: datetime) -> None:
-                entry.record.update(status="cancelled", cancelled_at=iso(at), updated_at=iso(at))
-
-            entry.events = [self.state.clock.call_later(CANCEL_AFTER, cancelled)]
+            entry.cancel_asked_at = now
+            self.schedule(entry)
         elif entry.status in ("completed", "cancelled") and entry.record.get("deleted_at") is None:
             entry.deleted = True
             entry.record.update(deleted_at=iso(now), updated_at=iso(now))
@@ -523,24 +594,25 @@ class RequestEngine:
             if (entity := world.entity(document, read_at=read_at)) is not None
         ]
 
-    def _cached_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
-        """D13, D14: the stored copies (none with on_demand); decides whether the court runs."""
+    def _cached_results(
+        self, entry: RequestEntry, at: datetime
+    ) -> tuple[list[Result], list[tuple[str, int]], bool]:
+        """D13, D14: the stored copies (none with on_demand), where they were taken from, and
+        whether the court runs."""
         if entry.search.on_demand:
-            return []
+            return [], [], True
         if special_searches.is_special(entry.search):
-            entry.court_needed = True  # no stored copy: the answer comes from the court
-            return []
+            return [], [], True  # no stored copy: the answer comes from the court
         if entry.search.response_type == "entity":
             held = self._entities(entry, None)
-            entry.court_needed = not held
-            return held
+            return held, [], not held
         hits = self._hits(entry)
         if not hits:
-            return []
+            return [], [], True
         world = self.state.world
         ttl = entry.search.cache_ttl_in_days
         fresh_enough = ttl is not None
-        results: list[Result] = []
+        stored_from: list[tuple[str, int]] = []
         for code, instance in hits:
             if self.access(entry, code, instance) is not None:
                 fresh_enough = False
@@ -552,22 +624,32 @@ class RequestEngine:
                 continue
             if ttl is not None and stored_at < at - timedelta(days=ttl):
                 fresh_enough = False
-            for lawsuit in stored:
-                entry.stored[(code, int(lawsuit.get("instance", instance)))] = lawsuit
+            stored_from.append((code, instance))
+        copies = self._stored_copies(stored_from)
+        results: list[Result] = []
         if (
             entry.search.response_type == "parties"
             and entry.search.search_type not in LAWSUIT_SEARCHES
         ):
-            if entry.stored:
+            if copies:
                 results.append(self._entity_result(entry, cached=True))
         else:
-            for lawsuit in entry.stored.values():
+            for lawsuit in copies.values():
                 shaped = self.shape(entry, lawsuit, cached=True)
                 if shaped is not None:
                     results.append(shaped)
         # D13: within cache_ttl_in_days the stored copy is the whole answer.
-        entry.court_needed = not (fresh_enough and entry.stored)
-        return results
+        return results, stored_from, not (fresh_enough and copies)
+
+    def _stored_copies(
+        self, stored_from: list[tuple[str, int]]
+    ) -> dict[tuple[str, int], dict[str, Any]]:
+        """The stored copies delivered at start, by lawsuit and instance (world's thread)."""
+        copies: dict[tuple[str, int], dict[str, Any]] = {}
+        for code, instance in stored_from:
+            for lawsuit in self.state.stored_view(code, instance):
+                copies[(code, int(lawsuit.get("instance", instance)))] = lawsuit
+        return copies
 
     def _court_results(self, entry: RequestEntry, at: datetime) -> list[Result]:
         if entry.search.response_type == "entity":
@@ -630,22 +712,21 @@ class RequestEngine:
                     results.append(Result("application_error", application_error(barred), False))
                 continue
             fetched.extend(views)
+        stored = self._stored_copies(entry.stored_from)
         if not known and not document_search:
             results.append(
                 Result("application_error", application_error("LAWSUIT_NOT_FOUND"), False)
             )
         if document_search and entry.search.response_type == "parties":
-            if not entry.stored or any(
-                not same_lawsuit(
-                    entry.stored.get((str(lw.get("code")), int(lw.get("instance", 0)))), lw
-                )
+            if not stored or any(
+                not same_lawsuit(stored.get((str(lw.get("code")), int(lw.get("instance", 0)))), lw)
                 for lw in fetched
             ):
                 results.append(self._entity_result(entry, cached=False))
             return results
         for lawsuit in fetched:
-            stored = entry.stored.get((str(lawsuit.get("code")), int(lawsuit.get("instance", 0))))
-            if stored is not None and same_lawsuit(stored, lawsuit):
+            copy = stored.get((str(lawsuit.get("code")), int(lawsuit.get("instance", 0))))
+            if copy is not None and same_lawsuit(copy, lawsuit):
                 continue  # D15: the court's copy is delivered only when it differs
             shaped = self.shape(entry, lawsuit, cached=False)
             if shaped is not None:

@@ -5,6 +5,11 @@ lawsuit tracking reports the lawsuit when it has new steps since the last run (o
 whose content holds one of ``step_terms``, when set); a document tracking reports each newly
 found lawsuit. Each report is a response and a ``tracking_response`` webhook; the run's
 request then completes (``request_completed``).
+
+When a tracking next runs follows from its record (status, recurrence, last run: :meth:`due`),
+so a tracking read back from disk carries on (the ``trackings`` kind of sandbox/timed.py,
+D180); a run's results are computed in the world's thread and kept by the tracking when the
+run delivers them (:meth:`run_results`, :meth:`run_kept`).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from lawsuit_tui.sandbox.errors import ServiceError, validation_items
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.lawsuit_filters import fold
 from lawsuit_tui.sandbox.records import RequestEntry, Result, TrackingEntry
-from lawsuit_tui.sandbox.request_engine import RequestEngine
+from lawsuit_tui.sandbox.request_engine import RequestEngine, RunOutcome
 from lawsuit_tui.sandbox.schemas import CreateRequestIn, TrackingIn, TrackingPatchIn
 from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
@@ -68,7 +73,7 @@ class TrackingEngine:
 
     def __init__(self, state: SandboxState) -> None:
         self.state = state
-        self.requests = RequestEngine(state)
+        self.requests = RequestEngine(state, runs=self)
         self._owners: dict[str, tuple[str, str]] = {}
 
     # ----------------------------------------------------------------- commands
@@ -293,20 +298,30 @@ class TrackingEngine:
             at += DAY
         return at
 
+    def due(self, tracking_id: str) -> datetime | None:
+        """When the tracking next runs (None: paused, deleted, running now...)."""
+        entry = self.state.trackings.raw_get(tracking_id)
+        if entry is None or entry.status not in ACTIVE or entry.status == "updating":
+            return None
+        return self.next_run(entry, entry.scheduled_from or entry.baseline)
+
     def _schedule(self, entry: TrackingEntry, now: datetime | None = None) -> None:
-        self._unschedule(entry)
-        when = self.next_run(entry, now or self.state.clock.now())
-        entry.next_event = self.state.clock.call_at(when, lambda at: self._run(entry, at))
+        entry.scheduled_from = now or self.state.clock.now()
+        self.state.wake("trackings", entry.tracking_id)
 
     def _unschedule(self, entry: TrackingEntry) -> None:
-        if entry.next_event is not None:
-            entry.next_event.cancel()
-            entry.next_event = None
+        """Nothing to cancel: a tracking that is not active is not due (see :meth:`due`)."""
 
     # ----------------------------------------------------------------- runs
 
+    async def advance(self, tracking_id: str, at: datetime) -> None:
+        """Run the tracking due at ``at``, if it still is (the ``trackings`` kind)."""
+        async with self.state.transaction():
+            entry = self.state.trackings.get(tracking_id)
+            if entry is not None and self.due(tracking_id) == at:
+                self._run(entry, at)
+
     def _run(self, entry: TrackingEntry, at: datetime) -> None:
-        entry.next_event = None
         if entry.status not in ACTIVE:
             return
         engine = self.requests
@@ -326,12 +341,15 @@ class TrackingEngine:
             at=at,
         )[0]
         run.tracking_id = entry.tracking_id
-        run.tracking_results = lambda when: self._results(entry, run, when)
-        run.on_complete = lambda _req, when: self._finish(entry, at, when)
         entry.record["request_id"] = run.request_id
         engine.schedule(run)
 
-    def _results(self, entry: TrackingEntry, run: RequestEntry, at: datetime) -> list[Result]:
+    def run_results(self, run: RequestEntry, at: datetime) -> RunOutcome:
+        """What the run ``run`` reports (in the world's thread; changes nothing: what the
+        tracking keeps of it is applied when the results are delivered)."""
+        entry = self.state.trackings.raw_get(str(run.tracking_id))
+        if entry is None:
+            return RunOutcome([])
         world = self.state.world
         engine = self.requests
         search = entry.search
@@ -349,6 +367,8 @@ class TrackingEngine:
             fresh = [h for h in hits if h not in entry.known]
         terms = [fold(t) for t in (entry.record["notification_filters"].get("step_terms") or [])]
         advanced = True
+        suspended = False
+        baseline = entry.baseline
         for code, instance in hits:
             if world.court_is_down(code):
                 advanced = False
@@ -359,12 +379,12 @@ class TrackingEngine:
             barred = engine.access(run, code, instance)
             if barred is not None:
                 if barred == "INVALID_CREDENTIAL":  # D29: suspended until re-registration
-                    entry.record.update(status="suspended", updated_at=iso(at))
+                    suspended = True
                     results.append(Result("application_error", application_error(barred), False))
                     advanced = False
                 continue
             if search.search_type in LAWSUIT_SEARCHES:
-                new_steps = world.steps_between(code, instance, entry.baseline, at)
+                new_steps = world.steps_between(code, instance, baseline, at)
                 if terms:
                     new_steps = [
                         s
@@ -379,14 +399,33 @@ class TrackingEngine:
                 shaped = engine.shape(run, lawsuit, cached=False)
                 if shaped is not None:
                     results.append(shaped)
-        if advanced:
-            entry.baseline = at
-            entry.known.update(hits)
-        refresh_items(self.state, [entry], at)
-        return results
 
-    def _finish(self, entry: TrackingEntry, started: datetime, at: datetime) -> None:
-        entry.last_run = started  # recurrence counts from run start: no drift
+        def keep() -> None:
+            kept = self.state.trackings.get(entry.tracking_id)
+            if kept is None:
+                return
+            if suspended:
+                kept.record.update(status="suspended", updated_at=iso(at))
+            if advanced:
+                kept.baseline = at
+                kept.known.update(hits)
+
+        return RunOutcome(results, keep)
+
+    async def run_kept(self, run: RequestEntry, at: datetime) -> None:
+        """The run's results were delivered: the tracking's items follow (in a transaction)."""
+        entry = self.state.trackings.get(str(run.tracking_id))
+        if entry is not None:
+            await self.state.run_world(lambda: refresh_items(self.state, [entry], at))
+
+    def run_finished(self, run: RequestEntry, at: datetime) -> None:
+        """The run completed: the tracking is updated and its next run counted from the run's
+        start (recurrence counts from run start: no drift)."""
+        entry = self.state.trackings.get(str(run.tracking_id))
+        if entry is None:
+            return
+        started = str(run.record["created_at"]).replace("Z", "+00:00")
+        entry.last_run = datetime.fromisoformat(started)
         if entry.status == "updating":
             entry.record.update(status="updated", updated_at=iso(at))
         if entry.status in ACTIVE:

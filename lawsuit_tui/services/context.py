@@ -2,20 +2,23 @@
 
 The TUI and the headless commands both start with ``await ServiceContext.open(settings)``.
 Without an API key the sandbox runs in this process (over ``httpx.ASGITransport``); it is
-imported here, lazily, so importing the services never loads FastAPI, and built (world
-included) in a worker thread, so the event loop keeps serving keys meanwhile. Each run of
-the sandbox gets its own id salt, so a kept cache never takes a new request for an old one,
-and the sandbox's cache is ``cache_dir/"sandbox"`` (see paths.py), apart from live data.
+imported here, lazily, so importing the services never loads FastAPI, and opened in a worker
+thread, so the event loop keeps serving keys meanwhile. Every process opens the same sandbox,
+kept on disk beside its cache (sandbox_home.py, D180): what the app made, a command sees,
+and the other way round. The sandbox's cache is ``cache_dir/"sandbox"`` (see paths.py), apart
+from live data, and holds only what that sandbox holds (D183).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -37,6 +40,7 @@ from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.services.portfolio import PortfolioService
 from lawsuit_tui.services.portfolio_import import PortfolioImporter
 from lawsuit_tui.services.requests import FollowPolicy, RequestService
+from lawsuit_tui.services.sandbox_home import match_cache, sandbox_state_path
 from lawsuit_tui.services.search import SearchService
 from lawsuit_tui.services.shared_cache import CacheHost, HolderClient, connect_to_holder
 from lawsuit_tui.services.status import ContextStatus, StatusHub
@@ -54,6 +58,8 @@ from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.config import Portfolio
 
 __all__ = ["SANDBOX_ROOT", "CacheWait", "ContextStatus", "ServiceContext", "cache_path"]
+
+log = logging.getLogger(__name__)
 
 # The in-process sandbox answers any host; this one only names it in URLs and logs.
 SANDBOX_ROOT = "http://sandbox.local"
@@ -221,18 +227,17 @@ class ServiceContext:
         now: Callable[[], datetime] | None = None,
         limiter: RateLimiter | None = None,
         follow_policy: FollowPolicy | None = None,
-        sandbox_id_salt: str | None = None,
         cache_wait: float = 0.0,
         on_cache_wait: CacheWait | None = None,
         serve_writes: bool = True,
     ) -> ServiceContext:
         """Open the client and the cache for ``settings``.
 
-        Without an API key (sandbox mode) and without ``transport``, the sandbox is built
-        here (in a worker thread) with ``settings.sandbox``, its ids salted for this run
-        (``sandbox_id_salt``, random when None) so that they never repeat those of an
-        earlier run. In sandbox mode the cache is ``cache_path(settings)``: the "sandbox"
-        directory inside ``settings.cache_dir``, apart from live data.
+        Without an API key (sandbox mode) and without ``transport``, the sandbox is opened
+        here (in a worker thread) with ``settings.sandbox``: the one kept on disk, shared
+        with every other process (D180); the cache is emptied first if it was filled from
+        another sandbox (D183). In sandbox mode the cache is ``cache_path(settings)``: the
+        "sandbox" directory inside ``settings.cache_dir``, apart from live data.
 
         A cache held by another process is opened read-only and its writes are handed to
         that process (``shared_cache.py``); when the holder takes none, it is waited for up
@@ -248,14 +253,12 @@ class ServiceContext:
             sandbox_root = SANDBOX_ROOT
             api_key = settings.sandbox.api_key
             if transport is None:
-                # Building the world takes most of a second (2 s under load): not on the loop.
-                # Nothing in it needs the loop (the app's tasks start with its lifespan).
-                if sandbox_id_salt is None:
-                    sandbox_app = await asyncio.to_thread(build_sandbox, settings)
-                else:
-                    sandbox_app = await asyncio.to_thread(
-                        lambda: build_sandbox(settings, id_salt=sandbox_id_salt)
-                    )
+                # Reading the kept state (and the world) takes time: not on the loop. Nothing
+                # in it needs the loop (the app's tasks start with its lifespan).
+                sandbox_app = await asyncio.to_thread(build_sandbox, settings)
+                generation = _sandbox_generation(sandbox_app)
+                if generation is not None and store is None and not read_only:
+                    await asyncio.to_thread(match_cache, cache_path(settings), generation)
                 transport = httpx.ASGITransport(app=sandbox_app)
                 if follow_policy is None:
                     # The sandbox's time runs ``speed`` times real time: poll as often.
@@ -386,6 +389,11 @@ class ServiceContext:
         await self.cache.aclose()
         if self._owns_store:
             await asyncio.to_thread(self.store.close)
+        if self._sandbox_app is not None:
+            # Its state kept on disk is let go (another process may reset it now).
+            from lawsuit_tui.sandbox.app import close_app
+
+            await close_app(self._sandbox_app)
 
     async def __aenter__(self) -> ServiceContext:
         return self
@@ -455,22 +463,55 @@ class ServiceContext:
         await self._sandbox_call("POST", "clock", {"advance_seconds": seconds})
 
 
-def build_sandbox(settings: Settings, *, id_salt: str | None = None) -> Any:
-    """The in-process sandbox for ``settings`` (FastAPI is imported only here).
+def build_sandbox(settings: Settings, *, clock: Any = None, world: Any = None) -> Any:
+    """The in-process sandbox for ``settings`` (FastAPI is imported only here): the one kept
+    on disk at ``sandbox_state_path(settings)`` (D180), on real time at the configured speed
+    (``clock`` and ``world``: tests give their own, a new sandbox then starts at the clock's
+    time over that world).
 
-    ``id_salt``: see ``create_app``; None draws a random one, so each run's ids are its own.
-    Runs in a worker thread (ServiceContext.open): it must not need the event loop.
+    A file that is not a sandbox's state (damaged) is set aside and a new sandbox started;
+    one that cannot be used at all (a read-only disk) leaves a sandbox in memory, and the
+    log says why. Runs in a worker thread (ServiceContext.open): it must not need the loop.
     """
     from lawsuit_tui.sandbox.app import create_app, sandbox_state
     from lawsuit_tui.sandbox.clock import SandboxClock
+    from lawsuit_tui.sandbox.persistence import StateMismatch
+    from lawsuit_tui.sandbox.state_file import StateFileError
 
-    app = create_app(
-        seed=settings.sandbox.seed,
-        api_keys=(settings.sandbox.api_key,),
-        clock=SandboxClock(speed=settings.sandbox.speed),
-        id_salt=id_salt if id_salt is not None else token_hex(8),
-    )
-    # The world is built on first use, which would be the app's first call (the lookup
-    # screen asks for samples at once), on the event loop: build it here, in the thread.
-    _ = sandbox_state(app).world
+    path = sandbox_state_path(settings)
+
+    def make(state_path: Path | None) -> Any:
+        return create_app(
+            seed=settings.sandbox.seed,
+            api_keys=(settings.sandbox.api_key,),
+            clock=clock or SandboxClock(speed=settings.sandbox.speed),
+            world=world,
+            state_path=state_path,
+        )
+
+    try:
+        try:
+            app = make(path)
+        except StateMismatch:
+            raise
+        except (StateFileError, sqlite3.DatabaseError) as exc:
+            stamp = int(time.time())
+            log.warning("the sandbox's state %s cannot be read (%s): set aside", path, exc)
+            for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    (path.parent / name).replace(path.parent / f"{name}.damaged-{stamp}")
+            app = make(path)
+    except (OSError, StateFileError, sqlite3.Error) as exc:
+        log.warning("the sandbox's state cannot be kept in %s (%s): it lives in memory", path, exc)
+        app = make(None)
+    # D185: the samples are kept with the state (the lookup screen asks for them at once);
+    # the world builds meanwhile, in its own thread, for the first call that needs it.
+    sandbox_state(app).warm_world()
     return app
+
+
+def _sandbox_generation(app: Any) -> str | None:
+    from lawsuit_tui.sandbox.app import sandbox_state
+
+    generation: str | None = sandbox_state(app).generation
+    return generation

@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["SANDBOX_CACHE_SUBDIR", "cache_path"]
+__all__ = ["SANDBOX_CACHE_SUBDIR", "STATE_SUBDIR", "cache_path", "state_path_for"]
 
 SANDBOX_CACHE_SUBDIR = "sandbox"
+# Where the embedded sandbox keeps its state (D180), one file per seed.
+STATE_SUBDIR = "sandbox-state"
 
 
 class _HasCache(Protocol):
@@ -28,3 +30,8 @@ def cache_path(settings: _HasCache) -> Path:
     subdirectory in sandbox mode."""
     base = Path(settings.cache_dir)
     return base / SANDBOX_CACHE_SUBDIR if settings.mode == "sandbox" else base
+
+
+def state_path_for(cache_dir: Path, seed: int) -> Path:
+    """The file of the embedded sandbox's state of ``seed`` under ``cache_dir`` (D180)."""
+    return Path(cache_dir) / STATE_SUBDIR / f"seed-{seed}.sqlite3"

@@ -79,6 +79,7 @@ from lawsuit_tui.store.sanitize import Sanitizer, sanitize
 from lawsuit_tui.store.store import Store
 from lawsuit_tui.store.tables.datalake import KeptAnswer
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange, LawsuitEntry, LawsuitState
+from lawsuit_tui.store.wipe import holds_a_cache, wipe
 
 __all__ = [
     "CacheError",
@@ -92,6 +93,8 @@ __all__ = [
     "LawsuitState",
     "Sanitizer",
     "Store",
+    "holds_a_cache",
     "os_problem",
     "sanitize",
+    "wipe",
 ]

@@ -491,6 +491,20 @@ class LawsuitApp(App[int]):
         binding = class_binding(binding_id)
         return binding_id if binding is None else self.get_key_display(binding)
 
+    def kept_sandbox_samples(self) -> dict[str, Any] | None:
+        """See :meth:`ScreenHost.kept_sandbox_samples` (D185). Where the sandbox keeps its
+        state comes from the settings once loaded, else from the preferences the first frame
+        was drawn with."""
+        if not self.sandbox_mode:
+            return None
+        from lawsuit_tui.services.sandbox_samples import kept_samples
+
+        if self._settings is not None:
+            return kept_samples(self._settings.cache_dir, self._settings.sandbox.seed)
+        if self.preferences is not None:
+            return kept_samples(self.preferences.cache_root(), self.preferences.sandbox_seed)
+        return None
+
     async def paid_call_allowed(self, what: str) -> bool:
         """Read-only means nothing kept and nothing paid unless asked (D147): each paid or
         lasting call of a read-only session is confirmed first."""

@@ -120,6 +120,12 @@ class ScreenHost(Protocol):
         """The key the user has for a binding id (after the keymap), for display."""
         ...
 
+    def kept_sandbox_samples(self) -> dict[str, Any] | None:
+        """The sample keys the embedded sandbox keeps on disk, read without opening the
+        services (D185); None in live mode or when none are kept. Blocking, briefly (one
+        small read of a file, a lock held by a writer waited for at most half a second)."""
+        ...
+
     async def paid_call_allowed(self, what: str) -> bool:
         """May a paid (or lasting) call be made now? At once yes, unless the session is
         read-only (D147): then the user is asked, ``what`` naming the call. From a worker."""

@@ -1,8 +1,8 @@
-"""The commands run against the in-process sandbox, its clock 50 times real time."""
+"""The commands run against the in-process sandbox kept in the test's cache directory, its
+clock 50 times real time."""
 
 from __future__ import annotations
 
-from secrets import token_hex
 from typing import Any
 
 import pytest
@@ -16,20 +16,17 @@ def fast_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LAWSUIT_TUI_SANDBOX__SPEED", "50")
     original = context.build_sandbox
 
-    def build(settings: Any, id_salt: str | None = None) -> Any:
-        # One world per test process (the default builds it again for every app).
-        from lawsuit_tui.sandbox.app import create_app
-        from lawsuit_tui.sandbox.clock import SandboxClock
+    def build(settings: Any) -> Any:
+        # The sandbox kept in the test's cache directory, as the app keeps it (commands see
+        # each other's requests), over the world every test shares (the default builds it
+        # again for every command), from the world's own start.
+        from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
         from lawsuit_tui.sandbox.world import World
 
-        assert original is not None
-        return create_app(
-            seed=settings.sandbox.seed,
-            api_keys=(settings.sandbox.api_key,),
-            clock=SandboxClock(speed=settings.sandbox.speed),
+        return original(
+            settings,
+            clock=SandboxClock(DEFAULT_START, speed=settings.sandbox.speed),
             world=World.shared(settings.sandbox.seed),
-            # Each run's ids are its own, as in the app (two runs never share a request id).
-            id_salt=id_salt if id_salt is not None else token_hex(8),
         )
 
     monkeypatch.setattr(context, "build_sandbox", build)

@@ -11,20 +11,6 @@ from lawsuit_tui import cli
 from lawsuit_tui.services import context
 
 
-@pytest.fixture
-def one_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every command of the test talks to the same sandbox (it keeps nothing between runs)."""
-    made: list[Any] = []
-    build = context.build_sandbox
-
-    def shared(settings: Any) -> Any:
-        if not made:
-            made.append(build(settings))
-        return made[0]
-
-    monkeypatch.setattr(context, "build_sandbox", shared)
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
@@ -32,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_a_response_by_its_id_plain_and_json(
-    capsys: pytest.CaptureFixture[str], samples: dict[str, Any], one_sandbox: None
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any]
 ) -> None:
     code, out, err = run(capsys, "request", samples["moving_lawsuit"], "--wait", "--json")
     assert code == 0, err
@@ -48,9 +34,7 @@ def test_a_response_by_its_id_plain_and_json(
     assert shown["response_data"]["code"] == first["response_data"]["code"]
 
 
-def test_an_unknown_id_is_one_line_and_exit_4(
-    capsys: pytest.CaptureFixture[str], one_sandbox: None
-) -> None:
+def test_an_unknown_id_is_one_line_and_exit_4(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "response", "00000000-0000-0000-0000-000000000000")
     assert code == 4 and out == ""  # D135: nothing by that id
     assert len(err.strip().splitlines()) == 1 and "RESPONSE_NOT_FOUND" in err

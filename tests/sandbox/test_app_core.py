@@ -335,7 +335,9 @@ async def test_the_runner_moves_requests_on_in_real_time(make_sandbox: SandboxFa
     """Without advances or requests, the background runner alone completes a request."""
     import asyncio
 
-    sb = await make_sandbox(clock=SandboxClock(speed=50.0))  # 2 s of sandbox time in 40 ms
+    sb = await make_sandbox(
+        clock=SandboxClock(DEFAULT_START, speed=50.0)
+    )  # 2 s of sandbox time in 40 ms
     record = await sb.create(CNJ_SEARCH)
     state = sb.state
     deadline = asyncio.get_running_loop().time() + 5.0

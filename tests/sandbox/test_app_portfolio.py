@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from lawsuit_tui.domain.identifiers import parse_search_key
+from lawsuit_tui.sandbox.tracking_engine import TrackingEngine
 from lawsuit_tui.sandbox.world.portfolio import PORTFOLIO_SIZE, movers_expected
 from lawsuit_tui.sandbox.world.world import World
 
@@ -87,7 +88,10 @@ async def test_the_route_tracks_the_portfolio_tiered_once(sb: Sandbox) -> None:
     assert by_tier["hot"]["recurrence"] == 1 and by_tier["warm"]["recurrence"] == 7
     assert by_tier["cold"]["notification_filters"]["step_terms"]
     assert all(entry.record["tags"]["labels"] == ["carteira-demo"] for entry in trackings)
-    first_runs = sorted(entry.next_event.due for entry in trackings if entry.next_event)
+    engine = TrackingEngine(sb.state)
+    first_runs = sorted(
+        due for entry in trackings if (due := engine.due(entry.tracking_id)) is not None
+    )
     assert first_runs[0] < first_runs[-1] - timedelta(days=5)  # spread, not on one day
     for _day in range(3):
         await sb.advance(DAY)

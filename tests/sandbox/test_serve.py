@@ -13,12 +13,14 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.support.served_sandbox import SERVE, served_sandbox
 from tests.support.waiting import wait_until
 
 
@@ -177,3 +179,36 @@ def test_sigterm_stops_cleanly() -> None:
             process.kill()
             raise
     assert code == 0
+
+
+def test_serve_keeps_its_state_in_a_file_across_restarts(tmp_path: Any) -> None:
+    state = tmp_path / "kept" / "sandbox.sqlite3"
+    search = {"search_type": "lawsuit_cnj", "search_key": ""}
+
+    def client(root: str) -> httpx.Client:
+        return httpx.Client(base_url=root, headers={"api-key": "sandbox"}, timeout=30)
+
+    with served_sandbox("--state", str(state)) as root, client(root) as http:
+        search["search_key"] = http.get("/_sandbox/samples").json()["moving_lawsuit"]
+        created = http.post("/requests/requests", json={"search": search})
+        assert created.status_code == 201
+        request_id = created.json()["request_id"]
+    assert state.exists()
+    with served_sandbox("--state", str(state)) as root, client(root) as http:
+        again = http.get(f"/requests/requests/{request_id}")
+        assert again.status_code == 200
+        # on real time: a request created now says now (D181)
+        assert again.json()["created_at"].startswith(datetime.now(UTC).strftime("%Y-%m-%d"))
+    # without --state: a fresh sandbox, in memory
+    with served_sandbox() as root, client(root) as http:
+        assert http.get(f"/requests/requests/{request_id}").status_code == 404
+
+
+def test_serve_refuses_a_state_file_it_cannot_use(tmp_path: Any) -> None:
+    bad = tmp_path / "not-a-state.sqlite3"
+    bad.write_bytes(b"this is not a database, " * 100)
+    result = subprocess.run(
+        [*SERVE, "--state", str(bad)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert "--state" in result.stderr and "Traceback" not in result.stderr

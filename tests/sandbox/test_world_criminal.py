@@ -67,7 +67,8 @@ def test_the_provisional_warrant_is_dated_by_the_custody_step(world: World) -> N
     warrant = next(w for w in world.criminal.warrants.values() if w.kind == "provisional")
     view = world.criminal.warrant_view(warrant, None, with_attachments=False)
     steps = world.court_view(warrant.lawsuit, 1, world.epoch)[0]["steps"]
-    custody = [s for s in steps if "prisão preventiva" in s["content"]]
+    # the order that decreed it (later steps may ask for, keep or revoke the custody)
+    custody = [s for s in steps if "Decretada a prisão preventiva" in s["content"]]
     assert [s["step_date"] for s in custody] == [view["issue_date"]]
 
 

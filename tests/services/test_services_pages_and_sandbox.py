@@ -1,5 +1,6 @@
 """Paged cached lists, the lookup's single batch of raw lawsuits, and the sandbox a context
-builds itself: in a worker thread, with per-run ids, on a cache apart from live data."""
+opens itself: in a worker thread, the one kept on disk, on a cache apart from live data that
+holds only what that sandbox holds."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from lawsuit_tui.sandbox.ids import IdGenerator
 from lawsuit_tui.services import context as context_module
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.paths import SANDBOX_CACHE_SUBDIR, cache_path
+from lawsuit_tui.services.sandbox_home import GENERATION_FILE, match_cache, sandbox_state_path
 from lawsuit_tui.store import Store
 from tests.support.service_rig import Rig
 
@@ -86,67 +88,81 @@ async def test_lookup_keeps_the_raw_lawsuits_in_one_batch(
     ]
 
 
-def test_sandbox_ids_salted_per_run() -> None:
+def test_sandbox_ids_are_a_counter_salted_by_the_sandbox() -> None:
     assert IdGenerator(7).next("request") == IdGenerator(7).next("request")  # deterministic
-    assert IdGenerator(7, None).next("request") == IdGenerator(7).next("request")
-    one, two = IdGenerator(7, "run-a"), IdGenerator(7, "run-b")
+    one, two = IdGenerator(7, "gen-a"), IdGenerator(7, "gen-b")
     assert one.next("request") != two.next("request")
-    assert IdGenerator(7, "run-a").next("request") == IdGenerator(7, "run-a").next("request")
-    assert IdGenerator(7, "run-a").next("request") != IdGenerator(7).next("request")
-    assert IdGenerator(7).next_count_id() == 1
-    salted = IdGenerator(7, "run-a")
-    first = salted.next_count_id()
-    assert salted.next_count_id() == first + 1 and first != IdGenerator(7, "run-b").next_count_id()
+    assert IdGenerator(7, "gen-a").next("request") != IdGenerator(7).next("request")
+    # Plain data: a generator read back goes on from where it stopped.
+    kept = IdGenerator(7, "gen-a")
+    first = [kept.next("request") for _ in range(3)]
+    again = IdGenerator(7, "gen-a", counter=kept.counter)
+    assert again.next("request") not in first
 
 
-async def test_open_builds_the_sandbox_off_the_loop_salted_and_apart(
+async def test_open_shares_one_kept_sandbox_built_off_the_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lawsuit_tui.config import Settings
-    from lawsuit_tui.sandbox.app import create_app, sandbox_state
-    from lawsuit_tui.sandbox.world import World
-
-    built: list[tuple[str, str | None]] = []
-
-    def build(settings: Any, *, id_salt: str | None = None) -> Any:
-        salt = id_salt if id_salt is not None else "drawn"
-        built.append((threading.current_thread().name, salt))
-        return create_app(seed=7, world=World.shared(7), id_salt=salt)
-
-    monkeypatch.setattr(context_module, "build_sandbox", build)
-    settings = Settings(cache_dir=tmp_path / "c")
-    assert settings.mode == "sandbox"
-    assert cache_path(settings) == tmp_path / "c" / SANDBOX_CACHE_SUBDIR
-
-    ids: list[str] = []
-    for salt in ("first", "second"):
-        ctx = await ServiceContext.open(settings, sandbox_id_salt=salt)
-        try:
-            assert ctx.store.path == tmp_path / "c" / SANDBOX_CACHE_SUBDIR
-            state = sandbox_state(ctx.sandbox_app)
-            ids.append(state.ids.next("request"))
-        finally:
-            await ctx.aclose()
-    assert [s for _t, s in built] == ["first", "second"]
-    assert all(t != threading.main_thread().name for t, _s in built)
-    assert ids[0] != ids[1]
-    assert not (tmp_path / "c" / "schema.json").exists()  # live data's place left alone
-
-
-def test_build_sandbox_draws_a_salt_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
     from lawsuit_tui.config import Settings
     from lawsuit_tui.sandbox.app import sandbox_state
     from lawsuit_tui.sandbox.world import World
 
     shared = World.shared(7)
     monkeypatch.setattr(World, "build", classmethod(lambda cls, seed=7, **_kw: shared))
-    settings = Settings()
-    first = sandbox_state(context_module.build_sandbox(settings)).ids
-    second = sandbox_state(context_module.build_sandbox(settings)).ids
-    assert first.salt and second.salt and first.salt != second.salt
-    assert first.next("request") != second.next("request")
-    fixed = sandbox_state(context_module.build_sandbox(settings, id_salt="x")).ids
-    assert fixed.salt == "x"
+    threads: list[str] = []
+    build = context_module.build_sandbox
+
+    def spy(settings: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return build(settings)
+
+    monkeypatch.setattr(context_module, "build_sandbox", spy)
+    settings = Settings(cache_dir=tmp_path / "c")
+    assert settings.mode == "sandbox"
+    assert cache_path(settings) == tmp_path / "c" / SANDBOX_CACHE_SUBDIR
+
+    ids: list[str] = []
+    generations: list[str | None] = []
+    for _ in range(2):
+        ctx = await ServiceContext.open(settings)
+        try:
+            assert ctx.store.path == tmp_path / "c" / SANDBOX_CACHE_SUBDIR
+            state = sandbox_state(ctx.sandbox_app)
+            assert state.state_path == sandbox_state_path(settings)
+            generations.append(state.generation)
+            async with state.transaction():
+                ids.append(state.ids.next("request"))
+        finally:
+            await ctx.aclose()
+    assert all(t != threading.main_thread().name for t in threads)
+    # D183: the second run opens the same sandbox, its ids going on (never repeating).
+    assert generations[0] and generations[0] == generations[1]
+    assert ids[0] != ids[1]
+    marker = cache_path(settings) / GENERATION_FILE
+    assert marker.read_text() == generations[0]
+    assert not (tmp_path / "c" / "schema.json").exists()  # live data's place left alone
+
+
+def test_a_cache_of_another_sandbox_is_emptied_and_one_in_use_left(tmp_path: Path) -> None:
+    directory = tmp_path / SANDBOX_CACHE_SUBDIR
+    store = Store.open(directory)
+    store.upsert_requests([{"request_id": "old", "created_at": "2026-01-01T00:00:00Z"}])
+    # held by another process (here: this store): left as it is
+    assert match_cache(directory, "gen-b") is False
+    store.close()
+    # filled from no kept sandbox (an older version's): emptied, then marked
+    assert match_cache(directory, "gen-b") is True
+    assert (directory / GENERATION_FILE).read_text() == "gen-b"
+    reopened = Store.open(directory)
+    try:
+        assert reopened.get_request("old") is None
+        reopened.upsert_requests([{"request_id": "new", "created_at": "2026-01-01T00:00:00Z"}])
+    finally:
+        reopened.close()
+    assert match_cache(directory, "gen-b") is False  # its own sandbox: kept
+    assert match_cache(directory, "gen-c") is True  # another sandbox's: emptied
+    with pytest.raises(ValueError):
+        match_cache(tmp_path / "live", "gen-c")
 
 
 async def test_live_lookup_keeps_the_json_sent_and_rejects_a_bad_shape(tmp_path: Path) -> None:

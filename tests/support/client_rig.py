@@ -52,10 +52,12 @@ class SandboxRig:
         **client_overrides: object,
     ) -> None:
         from lawsuit_tui.sandbox.app import create_app
-        from lawsuit_tui.sandbox.clock import SandboxClock
+        from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
         from lawsuit_tui.sandbox.world import World
 
-        self.clock = SandboxClock.frozen() if speed == 0 else SandboxClock(speed=speed)
+        self.clock = (
+            SandboxClock.frozen() if speed == 0 else SandboxClock(DEFAULT_START, speed=speed)
+        )
         self.app = create_app(
             seed=7, clock=self.clock, rate_limit=rate_limit, world=World.shared(7)
         )

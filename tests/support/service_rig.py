@@ -12,7 +12,7 @@ import orjson
 
 from lawsuit_tui.config import Settings
 from lawsuit_tui.sandbox.app import create_app, drain, sandbox_state
-from lawsuit_tui.sandbox.clock import SandboxClock
+from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
 from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.requests import FollowPolicy
@@ -29,7 +29,9 @@ class Rig:
         speed: float = 0.0,
         max_attempts: int = 5,
     ) -> None:
-        self.clock = SandboxClock.frozen() if speed == 0 else SandboxClock(speed=speed)
+        self.clock = (
+            SandboxClock.frozen() if speed == 0 else SandboxClock(DEFAULT_START, speed=speed)
+        )
         self.app = create_app(
             seed=7, clock=self.clock, rate_limit=rate_limit, world=World.shared(7)
         )

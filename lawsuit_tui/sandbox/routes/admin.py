@@ -47,15 +47,16 @@ def _clock(state: SandboxState) -> dict[str, Any]:
 
 @router.get("/samples", summary="Keys to try, by kind", responses=documented(OpenObject))
 async def samples(state: State) -> FastJSON:
-    world = await state.world_ready()
-    return answer(await state.run_world(world.samples))
+    # D185: kept with the state; made (and kept) in a transaction of its own once the world
+    # is built, so no lock is held while it builds (the middleware opens none here).
+    return answer(await state.sample_keys())
 
 
 @router.post("/token", summary="Mint a bearer token (D40)", responses=documented(TokenOut))
 async def token(body: TokenIn, _: AnyKey, state: State) -> FastJSON:  # D45: key needed
     if body.api_key not in state.keys:
         raise ServiceError(401, "api_key invalid", name="HttpUnauthorizedError")
-    access_token, expires_in = state.tokens.mint(body.api_key)
+    access_token, expires_in = state.tokens.mint(body.api_key, state.clock.now())
     return answer({"access_token": access_token, "token_type": "Bearer", "expires_in": expires_in})
 
 
@@ -111,7 +112,7 @@ async def stats(_: AnyKey, state: State) -> FastJSON:
     snapshot["requests"] = len(state.requests)
     snapshot["responses"] = sum(len(v) for v in state.responses.values())
     snapshot["trackings"] = len(state.trackings)
-    snapshot["webhook_deliveries"] = [d.summary() for d in state.webhooks.deliveries[-50:]]
+    snapshot["webhook_deliveries"] = [d.summary() for d in state.webhooks.recent(50)]
     return answer(snapshot)
 
 

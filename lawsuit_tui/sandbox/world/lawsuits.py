@@ -14,15 +14,35 @@ from typing import Any
 from lawsuit_tui.domain.courts import BR_STATES, Court, all_courts
 from lawsuit_tui.domain.identifiers import make_cnj
 from lawsuit_tui.sandbox.world import names
-from lawsuit_tui.sandbox.world.people import Population, person_name
+from lawsuit_tui.sandbox.world.casts import (
+    ACTIVE,
+    INTERESTED,
+    PASSIVE,
+    Caster,
+    PartyRef,
+    Place,
+    cast_of,
+)
+from lawsuit_tui.sandbox.world.people import IBAMA, Population, person_name
 from lawsuit_tui.sandbox.world.rand import between, days, rng
+
+__all__ = [
+    "AMOUNT_TIERS",
+    "IndexBuilder",
+    "InstanceRec",
+    "LawsuitRec",
+    "MinerInfo",
+    "PartyRef",
+    "judge_name",
+    "judge_title",
+]
 
 N_REGULAR = 2200
 N_EXECUTIONS = 160
 N_INCIDENTS = 80
 BIG_STEPS = 10_000
 LARGE_STEPS = (4_200, 3_100, 2_400, 1_800, 1_500)
-BUSY_PERSON_SHARE = 0.12  # of regular lawsuits
+BUSY_PERSON_SHARE = 0.14  # of regular lawsuits (those whose class admits a person)
 BUSY_LAWYER_SP_SHARE = 0.42  # of lawsuits in São Paulo
 AMOUNT_TIERS: tuple[tuple[str, float, float], ...] = (
     ("0-100k", 0.0, 100_000.0),
@@ -33,14 +53,6 @@ AMOUNT_TIERS: tuple[tuple[str, float, float], ...] = (
     ("1.5M+", 1_500_000.0, float("inf")),
 )
 MINER_TAGS = ("precatory_dispatched", "possible_precatory", "possible_approved_calculation")
-
-
-@dataclass(slots=True)
-class PartyRef:
-    side: str  # Active | Passive
-    role: str
-    document: str
-    lawyers: tuple[str, ...]  # OAB keys
 
 
 @dataclass(slots=True)
@@ -150,7 +162,10 @@ def origin_for(
     n = r.randint(1, 12)
     city = names.CITIES[state][city_idx][0]
     if seg in (1, 2, 3) or code in (0, 90):
-        return "0000", r.choice(names.COURT_BODIES["top"])
+        # D184: the bodies the court has (a Turma of the STJ, the TSE's plenary)
+        drawn = names.COURT_BODIES["top"].index(r.choice(names.COURT_BODIES["top"]))
+        bodies = names.TOP_BODIES.get(court.acronym, names.TOP_BODIES["default"])
+        return "0000", bodies[drawn % len(bodies)]
     if seg == 8:
         body = _first_body(8, area, class_code, n)
         return f"{names.CITIES[state][city_idx][1]:04d}", f"{body} de {city}"
@@ -179,12 +194,86 @@ def judge_name(r: random.Random, title: str) -> str:
     return f"{t} {name}"
 
 
-def judge_title(court: Court, instance: int) -> str:
+def judge_title(court: Court, instance: int, class_code: int = 0, kind: str = "") -> str:
+    """The title of who judges ``class_code`` in ``court`` at ``instance`` (D184): a judge of
+    the branch in the first degree, a Turma Recursal's judges for a small claim's appeal, a
+    desembargador(a) in the second, the presidency for a precatório."""
+    segment = str(court.segment)
     if court.segment in (1, 3) or court.code == 0:
         return "Ministro(a)"
-    if instance > 1 or court.segment == 2 or court.code == 90:
-        return "Desembargador(a)" if court.segment != 2 else "Conselheiro(a)"
-    return {4: "Juiz(a) Federal", 5: "Juiz(a) do Trabalho"}.get(court.segment, "Juiz(a) de Direito")
+    if court.segment == 2 or court.code == 90:
+        return "Conselheiro(a)"
+    titles = names.JUDGE_TITLES
+    if kind == "precatory":
+        return str(titles["precatory"])
+    if instance > 1:
+        if class_code == SMALL_CLAIMS_APPEAL:
+            return str(titles["small_claims_second"].get(segment, "Juiz(a) de Direito"))
+        return str(titles["second"].get(segment, "Desembargador(a)"))
+    return str(titles["first"].get(segment, "Juiz(a) de Direito"))
+
+
+SMALL_CLAIMS_APPEAL = 460  # Recurso Inominado Cível: judged by a Turma Recursal
+
+
+def second_body(court: Court, kind: str, area: str, class_code: int, n: int) -> str:
+    """The body that judges an appeal of ``kind`` in ``court`` (D184), the ``n``-th drawn."""
+    segment = court.segment
+    if class_code == SMALL_CLAIMS_APPEAL:
+        name = "small_claims_federal" if segment == 4 else "small_claims"
+    elif segment in (4, 5):
+        name = "federal" if segment == 4 else "labour"
+    elif court.acronym == "TJSP":
+        public = kind == "fiscal" or area == "Fazenda Pública"
+        name = "tjsp_public" if public else "tjsp_private"
+        if kind == "criminal":
+            name = "tjsp_criminal"
+    else:
+        name = "state_criminal" if kind == "criminal" else "state"
+    template, count = names.SECOND_BODIES[name]
+    return template.format(n=(n - 1) % int(count) + 1)
+
+
+REORGANISATION = 129  # Recuperação Judicial: its incidents are of another kind
+EXECUTION_TITLE = 159  # Execução de Título Extrajudicial
+EMBARGOS_A_EXECUCAO = 172
+SENTENCE_ENFORCEMENT = 156  # Cumprimento de Sentença
+PIERCING = 1894  # Incidente de Desconsideração de Personalidade Jurídica
+
+
+def incident_fits(pop: Population, main: LawsuitRec, class_code: int) -> bool:
+    """Whether ``main`` may have an incident of ``class_code`` (D184): embargos oppose an
+    execution of a title; a sentence is enforced once there is one (never a title's
+    execution); the veil pierced is a company's."""
+    first = main.instances[0]
+    if class_code == EMBARGOS_A_EXECUCAO:
+        return first.klass[0] == EXECUTION_TITLE
+    if class_code == SENTENCE_ENFORCEMENT:
+        return first.has_sentence and first.klass[0] != EXECUTION_TITLE
+    if class_code == PIERCING:
+        return any(
+            p.side == PASSIVE
+            and pop.entities[p.document].kind == "company"
+            and not pop.entities[p.document].is_public
+            for p in main.parties
+        )
+    return True
+
+
+def class_subjects(
+    n: int, class_code: int, area: str, drawn: tuple[tuple[int, str], ...]
+) -> tuple[tuple[int, str], ...]:
+    """The subjects of the ``n``-th lawsuit, of ``class_code`` (D184): the class's own (the
+    first always; one more for about a third of them, by ``n``: no generator to seed) where
+    it has some, else ``drawn`` from its area's."""
+    own = names.SUBJECTS_BY_CLASS.get(f"{class_code}/{area}") or names.SUBJECTS_BY_CLASS.get(
+        str(class_code)
+    )
+    if not own:
+        return drawn
+    if len(own) == 1 or n % 3:
+        return (own[0],)
+    return (own[0], own[1 + (n // 3) % (len(own) - 1)])
 
 
 def tier_amount(r: random.Random, tier: int) -> float:
@@ -201,6 +290,8 @@ class IndexBuilder:
         self.pop = pop
         self.courts = all_courts()
         self.by_code: dict[str, LawsuitRec] = {}
+        # D184: who may be a party to what; draws from a generator of its own.
+        self.caster = Caster(pop, seed)
         self.weights = [self._weight(c) for c in self.courts]
 
     @staticmethod
@@ -239,7 +330,27 @@ class IndexBuilder:
             seq = seq % 9_999_999 + 1
 
     def parties_for(
-        self, r: random.Random, kind: str, state: str, court: Court, city_idx: int = 0
+        self,
+        r: random.Random,
+        kind: str,
+        state: str,
+        court: Court,
+        city_idx: int = 0,
+        *,
+        klass: int = 0,
+        area: str = "",
+        cast_kind: str = "",
+    ) -> list[PartyRef]:
+        """The parties of a lawsuit: drawn from ``r`` by its kind, then cast for its class
+        (D184) by the caster, which alone draws what the class needs instead."""
+        drawn = self._draw_parties(r, kind, state, court, city_idx)
+        cast = cast_of(klass, area, cast_kind or kind)
+        if cast is None:
+            return drawn
+        return self.caster.cast(cast, drawn, Place(court, state, city_idx, area))
+
+    def _draw_parties(
+        self, r: random.Random, kind: str, state: str, court: Court, city_idx: int
     ) -> list[PartyRef]:
         pop = self.pop
         active_role, passive_role = names.ROLES.get(kind, names.ROLES["civil"])
@@ -266,7 +377,7 @@ class IndexBuilder:
 
         def public() -> str:
             if federal:
-                return r.choice(pop.federal_bodies[:3] + pop.federal_bodies[5:])
+                return r.choice(pop.federal_bodies[:3] + pop.federal_bodies[IBAMA : IBAMA + 1])
             if r.random() < 0.6:
                 return pop.municipalities[state][city_idx]
             return r.choice(pop.state_bodies[state][:1] + pop.municipalities[state])
@@ -349,7 +460,7 @@ class IndexBuilder:
             not archived and r.random() < min(0.75, age_days / 365 * 0.2)
         )
         total = n_steps or max(4, int(6 + age_days / 365 * r.uniform(4, 22)))
-        title = judge_title(rec.court, 1)
+        title = judge_title(rec.court, 1, klass[0], rec.kind)
         first_instance = rec.court.segment in (4, 5, 8) and rec.court.code not in (0, 90)
         appeal = (
             allow_appeal
@@ -384,13 +495,14 @@ class IndexBuilder:
             )
             dist2 = up + timedelta(days=r.uniform(2, 15))
             end2 = max(end, dist2 + timedelta(days=3))
-            body2 = r.choice(names.COURT_BODIES["second"]).format(n=r.randint(1, 38))
+            r.choice(names.COURT_BODIES["second"])  # drawn as ever: the world stays put
+            body2 = second_body(rec.court, rec.kind, rec.area, second[0], r.randint(1, 38))
             rec.instances.append(
                 InstanceRec(
                     2,
                     second,
                     body2,
-                    judge_title(rec.court, 2),
+                    judge_title(rec.court, 2, second[0], rec.kind),
                     dist2,
                     end2,
                     max(3, total - n1),
@@ -474,6 +586,8 @@ class IndexBuilder:
         subjects = tuple(
             r.sample(names.SUBJECTS[area], min(len(names.SUBJECTS[area]), r.choice((1, 1, 2))))
         )
+        # D184: what the class needs is drawn apart, so the rest of the lawsuit stays put.
+        subjects = class_subjects(i, code_, area, subjects)
         amount: float | None = None
         if kind not in ("criminal", "electoral", "administrative"):
             amount = round(min(2e7, r.lognormvariate(10.3, 1.4)), 2)
@@ -492,7 +606,7 @@ class IndexBuilder:
             kind,
             subjects,
             amount,
-            self.parties_for(r, kind, state, court, city_idx),
+            self.parties_for(r, kind, state, court, city_idx, klass=code_, area=area),
             [],
             secrecy,
             r.random() < 0.25 and kind in ("civil", "jec", "labour"),
@@ -507,51 +621,45 @@ class IndexBuilder:
         self.timeline(
             r, rec, (code_, name), body, dist, n_steps=n_steps, force_moving=n_steps is not None
         )
-        self.extras(r, rec)
+        self.extras(r, rec, city_idx)
         return rec
 
     def creditors(self, r: random.Random, state: str) -> list[PartyRef]:
+        """The third parties of a judicial reorganisation (D184): one judicial administrator
+        (a lawyer, in their own name) and the creditors who came to the case."""
         pool = self.pop.lawyers_by_state[state]
-        return [
-            PartyRef(
-                "Passive" if k % 5 else "Active",
-                "CREDOR" if k % 5 else "ADMINISTRADOR JUDICIAL",
-                doc,
-                (r.choice(pool),),
-            )
-            for k, doc in enumerate(r.sample(self.pop.companies, 36))
-        ]
+        out: list[PartyRef] = []
+        for k, doc in enumerate(r.sample(self.pop.companies, 36)):
+            lawyer = r.choice(pool)
+            if k == 0:
+                administrator = self.pop.by_oab[lawyer].document
+                out.append(PartyRef(INTERESTED, "ADMINISTRADOR JUDICIAL", administrator, ()))
+            else:
+                out.append(PartyRef(INTERESTED, "CREDOR", doc, (lawyer,)))
+        return out
 
-    def extras(self, r: random.Random, rec: LawsuitRec) -> None:
-        """The busy person, the bank and the busy firm turn up across the world."""
+    def extras(self, r: random.Random, rec: LawsuitRec, city_idx: int) -> None:
+        """The busy person, the bank and the busy firm turn up across the world, where the
+        class admits them (D184). The draws are the same whether they join or not."""
         pop = self.pop
+        cast = cast_of(rec.instances[0].klass[0], rec.area, rec.kind)
+        place = Place(rec.court, rec.state, city_idx, rec.area)
         if rec.kind in ("civil", "jec", "fiscal", "labour") and r.random() < BUSY_PERSON_SHARE:
-            side = "Passive" if rec.kind in ("fiscal", "labour") or r.random() < 0.5 else "Active"
-            if side == "Passive" and rec.kind == "labour":
-                side = "Active"
-            roles = names.ROLES.get(rec.kind, names.ROLES["civil"])
-            role = roles[0] if side == "Active" else roles[1]
-            if all(p.document != pop.busy_person for p in rec.parties):
-                rec.parties.append(
-                    PartyRef(
-                        side,
-                        role,
-                        pop.busy_person,
-                        (r.choice(pop.lawyers_by_state[rec.state][1:]),),
-                    )
-                )
-        if (
-            rec.kind in ("jec", "civil")
-            and rec.court.segment == 8
-            and r.random() < 0.08
-            and all(p.document != pop.bank for p in rec.parties)
-        ):
-            roles = names.ROLES.get(rec.kind, names.ROLES["civil"])
-            rec.parties.append(
-                PartyRef(
-                    "Passive", roles[1], pop.bank, (r.choice(pop.lawyers_by_state[rec.state][1:]),)
-                )
-            )
+            side = PASSIVE if rec.kind in ("fiscal", "labour") or r.random() < 0.5 else ACTIVE
+            if side == PASSIVE and rec.kind == "labour":
+                side = ACTIVE
+            lawyer = r.choice(pop.lawyers_by_state[rec.state][1:])
+            other = ACTIVE if side == PASSIVE else PASSIVE
+            for joins in (side, other):  # the other side when the class wants it so
+                role = cast.role(joins) if cast is not None else None
+                if role and self.caster.admits(cast, joins, pop.busy_person, place, rec.parties):
+                    rec.parties.append(PartyRef(joins, role, pop.busy_person, (lawyer,)))
+                    break
+        if rec.kind in ("jec", "civil") and rec.court.segment == 8 and r.random() < 0.08:
+            lawyer = r.choice(pop.lawyers_by_state[rec.state][1:])
+            role = cast.role(PASSIVE) if cast is not None else None
+            if role and self.caster.admits(cast, PASSIVE, pop.bank, place, rec.parties):
+                rec.parties.append(PartyRef(PASSIVE, role, pop.bank, (lawyer,)))
         if rec.state == "SP" and r.random() < BUSY_LAWYER_SP_SHARE:
             target = next((p for p in rec.parties if not pop.entities[p.document].is_public), None)
             if target is not None and pop.busy_lawyer not in target.lawyers:
@@ -580,8 +688,6 @@ class IndexBuilder:
         court = self.court(acr)
         state = court_state(court, r)
         city_idx = r.randrange(len(names.CITIES[state]))
-        origin, body = origin_for(court, state, city_idx, r, "Fazenda Pública", 12078)
-        dist = self.epoch - timedelta(days=r.uniform(200, 9 * 365))
         area = (
             "Fazenda Pública"
             if court.segment == 8
@@ -589,6 +695,12 @@ class IndexBuilder:
             if court.segment == 5
             else "Previdenciária"
         )
+        # D184: a labour claim is executed in its own record, not in a class of the CPC.
+        exe_class = (
+            names.EXECUTION_CLASSES["labour"] if court.segment == 5 else names.EXECUTION_CLASS
+        )
+        origin, body = origin_for(court, state, city_idx, r, area, exe_class[0])
+        dist = self.epoch - timedelta(days=r.uniform(200, 9 * 365))
         tier = j % len(AMOUNT_TIERS)
         amount = tier_amount(r, tier)
         has_precatory = r.random() < 0.65
@@ -612,14 +724,22 @@ class IndexBuilder:
             "execution",
             subjects,
             amount,
-            self.parties_for(r, "execution", state, court, city_idx),
+            self.parties_for(
+                r,
+                "execution",
+                state,
+                court,
+                city_idx,
+                klass=exe_class[0],
+                area=area,
+            ),
             [],
             0,
             False,
             miner=MinerInfo("sentence-execution", tags=tags),
             tribunal_number=court.segment * 100 + court.code,
         )
-        self.timeline(r, exe, names.EXECUTION_CLASS, body, dist, allow_appeal=False)
+        self.timeline(r, exe, exe_class, body, dist, allow_appeal=False)
         out = [exe]
         if has_precatory:
             pdist = exe.instances[0].end - timedelta(days=r.uniform(10, 60))
@@ -631,9 +751,7 @@ class IndexBuilder:
             budget = min(2029, max(2023, pdist.year + 1 + (r.random() < 0.4)))
             nature = "alimentary" if r.random() < 0.45 else "common"
             parties = [
-                PartyRef(
-                    p.side, "CREDOR" if p.side == "Active" else "DEVEDOR", p.document, p.lawyers
-                )
+                PartyRef(p.side, "CREDOR" if p.side == ACTIVE else "DEVEDOR", p.document, p.lawyers)
                 for p in exe.parties
             ]
             prec = LawsuitRec(
@@ -668,6 +786,22 @@ class IndexBuilder:
         r = rng(self.seed, "incident", k)
         main = r.choice(mains)
         klass = r.choice(names.INCIDENT_CLASSES)
+        # D184: an incident its main lawsuit can have; another main where none fits.
+        order = [klass, *(c for c in names.INCIDENT_CLASSES if c != klass)]
+        fitting = next((c for c in order if incident_fits(self.pop, main, c[0])), None)
+        while fitting is None:
+            main = self.caster.r.choice(mains)
+            fitting = next((c for c in order if incident_fits(self.pop, main, c[0])), None)
+        klass = fitting
+        cast = cast_of(klass[0])
+        assert cast is not None
+        parties = [PartyRef(p.side, p.role, p.document, p.lawyers) for p in main.parties]
+        if klass[0] == EMBARGOS_A_EXECUCAO:  # the debtor opposes the execution: sides turn
+            for party in parties:
+                party.side = PASSIVE if party.side == ACTIVE else ACTIVE
+            parties.sort(key=lambda p: p.side != ACTIVE)
+        place = Place(main.court, main.state, 0, main.area)
+        parties = self.caster.cast(cast, parties, place)
         m1 = main.instances[0]
         dist = between(r, m1.distribution + days(30), max(m1.distribution + days(31), m1.end))
         dist = min(dist, self.epoch - days(20))
@@ -682,7 +816,7 @@ class IndexBuilder:
             "civil",
             main.subjects,
             main.amount,
-            [PartyRef(p.side, p.role, p.document, p.lawyers) for p in main.parties],
+            parties,
             [],
             main.secrecy,
             main.free_justice,
@@ -702,7 +836,13 @@ class IndexBuilder:
         for j in range(N_EXECUTIONS):
             for rec in self.miner_pair(j):
                 self.by_code[rec.code] = rec
-        mains = [x for x in regular[10:] if x.kind in ("civil", "jec") and x.court.segment == 8]
+        mains = [
+            x
+            for x in regular[10:]
+            if x.kind in ("civil", "jec")
+            and x.court.segment == 8
+            and x.instances[0].klass[0] != REORGANISATION
+        ]
         for k in range(N_INCIDENTS):
             rec = self.incident(k, mains)
             self.by_code[rec.code] = rec

@@ -18,6 +18,7 @@ __all__ = [
     "BIG_LAWSUIT_BODY",
     "BUSY_LAWYER_NAME",
     "BUSY_PERSON_NAME",
+    "CASTS",
     "CITIES",
     "CLASSES",
     "COMPANY_BUSINESS",
@@ -26,9 +27,11 @@ __all__ = [
     "COMPANY_SUFFIX",
     "COURT_BODIES",
     "EXECUTION_CLASS",
+    "EXECUTION_CLASSES",
     "FEMALE_FIRST",
     "HOMONYMS",
     "INCIDENT_CLASSES",
+    "JUDGE_TITLES",
     "LEGAL_NATURES",
     "MALE_FIRST",
     "MIDDLE_FEMALE",
@@ -40,13 +43,16 @@ __all__ = [
     "PUBLIC_BODIES_FEDERAL",
     "PUBLIC_NATURES",
     "ROLES",
+    "SECOND_BODIES",
     "SECOND_INSTANCE_CLASSES",
     "STATE_BODY_BY_AREA",
     "STATE_SYSTEMS",
     "STREETS",
     "SUBJECTS",
+    "SUBJECTS_BY_CLASS",
     "SURNAMES",
     "SYSTEMS_BY_SEGMENT",
+    "TOP_BODIES",
     "particle",
     "tuples",
 ]
@@ -137,3 +143,15 @@ SYSTEMS_BY_SEGMENT: dict[int, str] = {
     int(segment): system for segment, system in _COURTS["systems_by_segment"].items()
 }
 STATE_SYSTEMS: dict[str, str] = _COURTS["state_systems"]
+# D184: who may be a party to what, by class (see casts.py); read as JSON objects.
+CASTS: dict[str, dict[str, object]] = _COURTS["casts"]
+# class code or "code/area" -> the subjects it has (the first) and may add (the rest)
+SUBJECTS_BY_CLASS: dict[str, tuple[tuple[int, str], ...]] = _COURTS["subjects_by_class"]
+# "first" and "second" (by segment), "small_claims_second", "precatory": judges' titles
+JUDGE_TITLES: dict[str, Any] = _COURTS["judge_titles"]
+# kind of appeal body -> (template with {n}, how many such bodies)
+SECOND_BODIES: dict[str, tuple[str, int]] = _COURTS["second_bodies"]
+# segment name -> (code, name) of the class of a sentence executed against the public purse
+EXECUTION_CLASSES: dict[str, tuple[int, str]] = _COURTS["execution_classes"]
+# a superior court's acronym (or "default") -> the bodies that judge there
+TOP_BODIES: dict[str, tuple[str, ...]] = _COURTS["top_bodies"]

@@ -23,6 +23,9 @@ BANK_BRANCHES = 40
 LAWYERS_PER_STATE = {"SP": 60, "RJ": 25, "MG": 25, "RS": 15, "PR": 15, "BA": 10, "PE": 10}
 DEFAULT_LAWYERS = 6
 
+# The federal bodies by their place in PUBLIC_BODIES_FEDERAL (assets/sandbox/companies.json).
+UNIAO, INSS, CAIXA, FAZENDA_NACIONAL, MPF, IBAMA, MPT, MPM, MPE = range(9)
+
 HOMONYMS = names.HOMONYMS
 BUSY_PERSON_NAME = names.BUSY_PERSON_NAME
 BUSY_LAWYER_NAME = names.BUSY_LAWYER_NAME

@@ -18,32 +18,24 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from lawsuit_tui.sandbox.world import texts
-from lawsuit_tui.sandbox.world.lawsuits import InstanceRec, LawsuitRec
+from lawsuit_tui.sandbox.world import papers, texts
+from lawsuit_tui.sandbox.world.papers import Filer, StepContext, br_date
 from lawsuit_tui.sandbox.world.rand import hash_text, iso, rng, short_id
+
+__all__ = [
+    "History",
+    "StepContext",
+    "attachment_url",
+    "generate_history",
+    "moving_count",
+    "moving_step",
+    "moving_time",
+    "parse_attachment_index",
+    "visible_history",
+]
 
 MAX_MOVING_STEPS = 20_000
 ATTACHMENT_SHARE = 0.35  # of steps whose kind carries a document
-
-
-@dataclass(slots=True)
-class StepContext:
-    seed: int
-    epoch: datetime
-    rec: LawsuitRec
-    inst: InstanceRec
-    source_name: str
-    lawyers: list[tuple[str, str]]  # (name, "123456/SP")
-    actives: list[str]
-    passives: list[str]
-
-    @property
-    def code(self) -> str:
-        return self.rec.code
-
-    @property
-    def instance(self) -> int:
-        return self.inst.instance
 
 
 @dataclass(slots=True)
@@ -69,18 +61,12 @@ def parse_attachment_index(attachment_id: str) -> tuple[str, int] | None:
     return head[0], int(head[1:])
 
 
-def _br_date(when: datetime) -> str:
-    return f"{when.day:02d}/{when.month:02d}/{when.year}"
-
-
 @functools.lru_cache(maxsize=512)
 def _fields(template: str) -> tuple[str, ...]:
     return tuple(f for _lit, f, _spec, _conv in string.Formatter().parse(template) if f)
 
 
 def _value(ctx: StepContext, r: random.Random, when: datetime, name: str) -> Any:
-    if name in ("adv", "oab"):
-        return None  # filled in pairs by _fill
     if name == "party":
         both = ctx.actives + ctx.passives
         return r.choice(both) if both else "parte"
@@ -91,40 +77,53 @@ def _value(ctx: StepContext, r: random.Random, when: datetime, name: str) -> Any
     if name == "days":
         return r.choice((5, 10, 15, 15, 30))
     if name == "date":
-        return _br_date(when)
+        return br_date(when)
     if name == "future":
-        return _br_date(when + timedelta(days=r.randint(20, 90)))
+        return br_date(when + timedelta(days=r.randint(20, 90)))
     if name == "hour":
         return r.choice((9, 10, 13, 14, 15))
     if name == "n":
         return r.randint(100, 9999)
     if name == "year":
         return when.year
-    if name == "decision":
-        return r.choice(texts.DECISIONS)
     if name == "body":
         return ctx.inst.body.upper()
     if name == "code":
         return ctx.code
     if name == "city":
         return ctx.rec.city
-    return ""
+    found = papers.value(ctx, r, name)
+    return "" if found is None else found
 
 
-def _fill(ctx: StepContext, r: random.Random, when: datetime, template: str, **extra: Any) -> str:
-    """Format a template drawing only the values it uses."""
+def _fill(
+    ctx: StepContext, r: random.Random, when: datetime, template: str, who: Filer | None = None
+) -> str:
+    """Format a template drawing only the values it uses. A paper's party and lawyer are
+    ``who``: the party that files and one of its own lawyers (D184)."""
     values: dict[str, Any] = {}
     for name in _fields(template):
         if name in values:
             continue
-        if name in extra:
-            values[name] = extra[name]
-        elif name in ("adv", "oab"):
-            adv, oab = r.choice(ctx.lawyers) if ctx.lawyers else ("Defensoria Pública", "-")
+        if name in ("party", "adv", "oab") and who is not None:
+            values["party"] = who.party
+            adv, oab = who.lawyer or ("Defensoria Pública", "-")
             values["adv"], values["oab"] = adv, oab
         else:
             values[name] = _value(ctx, r, when, name)
     return template.format(**values)
+
+
+def _files(template: str, att_type: str) -> bool:
+    """Whether a step is a paper a party files (its party and lawyer go together)."""
+    return att_type == "Petição" or "{adv}" in template or "Juntada de" in template
+
+
+def _filer_side(template: str) -> str | None:
+    """The side that files what ``template`` describes, when only one side does."""
+    if "Contestação" in template or "Contrarrazões" in template:
+        return papers.PASSIVE
+    return None
 
 
 def _step(
@@ -174,7 +173,7 @@ def _attach(
     return {
         "attachment_id": att_id,
         "attachment_type": att_type,
-        "attachment_name": f"{att_type} - {_br_date(when).replace('/', '-')}.{ext}",
+        "attachment_name": f"{att_type} - {br_date(when).replace('/', '-')}.{ext}",
         "step_id": step["step_id"],
         "content": None if private or corrupted else text,
         "extension": ext,
@@ -199,43 +198,24 @@ def _pick(
     return r.choices(pool, cum_weights=_cum_weights(pool))[0]
 
 
-def _filler_pool(ctx: StepContext) -> tuple[tuple[str, str, str, int], ...]:
-    kind = ctx.rec.kind
-    pool = texts.FILLER
-    if ctx.instance > 1:
-        pool = pool + texts.FILLER_SECOND * 2
-    elif kind == "labour":
-        pool = pool + texts.FILLER_LABOUR * 2
-    elif kind == "criminal":
-        pool = pool + texts.FILLER_CRIMINAL * 2
-    elif kind == "precatory":
-        pool = pool + texts.FILLER_PRECATORY * 3
-    return pool
-
-
-def sentence_text(ctx: StepContext, r: random.Random, when: datetime, verdict: str) -> str:
-    return texts.SENTENCE_TEXT.format(
-        active=ctx.actives[0] if ctx.actives else "A parte autora",
-        passive=ctx.passives[0] if ctx.passives else "a parte ré",
-        klass=ctx.inst.klass[1],
-        merit=r.choice(texts.MERITS),
-        verdict=verdict,
-        fee=r.choice((10, 12, 15, 20)),
-        city=ctx.rec.city,
-        date=_br_date(when),
-        judge=ctx.inst.judge,
-    )
-
-
-def petition_text(ctx: StepContext, r: random.Random, when: datetime) -> str:
-    return _fill(
-        ctx,
-        r,
-        when,
-        texts.PETITION_TEXT,
-        ask=r.choice(texts.ASKS),
-        party=ctx.actives[0] if ctx.actives else "A parte",
-    )
+def _paper_step(
+    ctx: StepContext,
+    r: random.Random,
+    when: datetime,
+    pool: tuple[tuple[str, str, str, int], ...],
+) -> tuple[str, str, tuple[str, str] | None]:
+    """An ordinary step drawn from ``pool``: (type, content, (attachment type, text) or None).
+    A petition's step names the party and lawyer that sign the paper it carries."""
+    step_type, template, att_type, _w = _pick(r, pool)
+    who = papers.filer(ctx, r, _filer_side(template)) if _files(template, att_type) else None
+    content = _fill(ctx, r, when, template, who)
+    att = None
+    if att_type and r.random() < ATTACHMENT_SHARE:
+        text = content
+        if att_type == "Petição":
+            text = papers.petition(ctx, r, when, who or papers.filer(ctx, r))
+        att = (att_type, text)
+    return step_type, content, att
 
 
 def _milestone_plan(ctx: StepContext, r: random.Random, n: int) -> dict[int, str]:
@@ -258,7 +238,8 @@ def _milestone_plan(ctx: StepContext, r: random.Random, n: int) -> dict[int, str
         lo, hi = max(4, int(n * 0.55)), max(4, min(last - len(tail) - 1, int(n * 0.85)))
         s = r.randint(lo, hi) if hi > lo else lo
         if s not in plan and s < last - len(tail):
-            plan[s] = "judgement" if inst.instance > 1 else "sentence"
+            # A court of appeal or a superior court judges by acórdão, never by sentence.
+            plan[s] = "judgement" if inst.instance > 1 or ctx.branch == "top" else "sentence"
             plan[s + 1] = "publication"
     for k, name in enumerate(reversed(tail)):
         idx = last - k
@@ -275,7 +256,7 @@ def generate_history(ctx: StepContext) -> History:
     inner = sorted(r.uniform(start, end) for _ in range(max(0, n - 2)))
     times = [start, *inner, end][:n] if n > 1 else [start]
     plan = _milestone_plan(ctx, r, n)
-    pool = _filler_pool(ctx)
+    pool = papers.filler_pool(ctx)
     h = History(times=times)
     for i, ts in enumerate(times):
         when = datetime.fromtimestamp(ts, inst.distribution.tzinfo)
@@ -283,10 +264,7 @@ def generate_history(ctx: StepContext) -> History:
         att: tuple[str, str] | None = None
         private = False
         if what is None:
-            step_type, template, att_type, _w = _pick(r, pool)
-            content = _fill(ctx, r, when, template)
-            if att_type and r.random() < ATTACHMENT_SHARE:
-                att = (att_type, content if att_type != "Petição" else petition_text(ctx, r, when))
+            step_type, content, att = _paper_step(ctx, r, when, pool)
             private = r.random() < 0.015
             step = _step(ctx, "h", i, when, step_type, content, private)
         else:
@@ -317,7 +295,10 @@ def _made(name: str, **fields: str) -> tuple[str, str, tuple[str, str] | None]:
     milestone = texts.MILESTONES[name]
     attachment = None
     if milestone.attachment_type:
-        attachment = (milestone.attachment_type, milestone.attachment_text.format(**fields))
+        attachment = (
+            milestone.attachment_type.format(**fields),
+            milestone.attachment_text.format(**fields),
+        )
     return milestone.step_type, milestone.content.format(**fields), attachment
 
 
@@ -329,7 +310,8 @@ def _milestone(
         if inst.instance > 1:
             return _made("distribution_appeal", body=inst.body, judge=inst.judge)
         how = "prevenção" if ctx.rec.main else "sorteio"
-        return _made("distribution", how=how, body=inst.body, petition=petition_text(ctx, r, when))
+        paper, text = papers.initial_paper(ctx, r, when)
+        return _made("distribution", how=how, body=inst.body, paper=paper, petition=text)
     if what == "citation":
         kind = ctx.rec.kind
         if kind == "labour":
@@ -340,8 +322,9 @@ def _milestone(
             return _made("citation_execution")
         return _made("citation")
     if what == "sentence":
-        kind, verdict = r.choice(texts.SENTENCE_TYPES)
-        text = sentence_text(ctx, r, when, verdict)
+        if ctx.rec.kind == "precatory":  # paid, not sentenced: the presidency says so
+            return _made("paid")
+        kind, verdict, text = papers.sentence(ctx, r, when)
         return _made("sentence", kind=kind, verdict=verdict, sentence=text)
     if what == "judgement":
         result = r.choice(texts.APPEAL_RESULTS)
@@ -350,9 +333,10 @@ def _milestone(
         )
         return _made("judgement", result=result, judgement=judgement)
     if what == "appeal":
-        return _made("appeal", petition=petition_text(ctx, r, when))
+        words, text = papers.appeal(ctx, r, when)
+        return _made("appeal", appeal=words, petition=text)
     if what in ("publication", "final"):
-        return _made(what, date=_br_date(when))
+        return _made(what, date=br_date(when))
     if what in ("first_order", "custody", "remittal"):
         return _made(what)
     return _made("archived")
@@ -369,7 +353,7 @@ def _record_milestone(
             i,
             {"distribution_type": how, "distribution_date": date, "step_id": sid},
         )
-    elif what == "sentence":
+    elif what == "sentence" and ctx.rec.kind != "precatory":
         h.milestones["sentence"] = (
             i,
             {
@@ -430,14 +414,12 @@ def moving_step(ctx: StepContext, k: int) -> tuple[dict[str, Any], dict[str, Any
     r = _slot_jitter(ctx, k)
     r.random()  # the jitter draw
     pool = texts.PORTFOLIO if ctx.inst.schedule is not None else texts.MOVING
-    step_type, template, att_type, _w = _pick(r, pool)
-    content = _fill(ctx, r, when, template)
+    step_type, content, paper = _paper_step(ctx, r, when, pool)
     index = ctx.inst.n_steps + k
     step = _step(ctx, "m", index, when, step_type, content)
     att = None
-    if att_type and r.random() < ATTACHMENT_SHARE:
-        text = petition_text(ctx, r, when) if att_type == "Petição" else content
-        att = _attach(ctx, r, step, "m", index, when, att_type, text)
+    if paper is not None:
+        att = _attach(ctx, r, step, "m", index, when, paper[0], paper[1])
     return step, att
 
 

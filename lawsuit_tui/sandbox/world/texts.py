@@ -1,8 +1,10 @@
 """Step vocabulary and long texts, in the words Brazilian court portals use.
 
-The words are data, shipped in ``assets/sandbox/``: steps.json (step pools, decisions,
-milestones) and the templates sentence.txt, petition.txt and judgement.txt. This module reads
-them once, at import; :mod:`lawsuit_tui.sandbox.world.steps` fills them in.
+The words are data, shipped in ``assets/sandbox/``: steps.json (step pools, milestones),
+procedure.json (what the papers say by branch and kind, D184) and the templates it names
+(initial.txt, petition.txt, judgement.txt, sentence*.txt). This module reads them once, at
+import; :mod:`lawsuit_tui.sandbox.world.papers` and :mod:`lawsuit_tui.sandbox.world.steps`
+fill them in.
 """
 
 from __future__ import annotations
@@ -15,22 +17,20 @@ from lawsuit_tui.sandbox.world.names import tuples
 
 __all__ = [
     "APPEAL_RESULTS",
-    "ASKS",
-    "DECISIONS",
     "FILLER",
     "FILLER_CRIMINAL",
     "FILLER_LABOUR",
     "FILLER_PRECATORY",
     "FILLER_SECOND",
+    "INITIAL_TEXT",
     "JUDGEMENT_TEXT",
-    "MERITS",
     "MILESTONES",
     "MILESTONE_PHASES",
     "MOVING",
     "PETITION_TEXT",
     "PORTFOLIO",
-    "SENTENCE_TEXT",
-    "SENTENCE_TYPES",
+    "PROCEDURE",
+    "SENTENCE_TEXTS",
     "Milestone",
 ]
 
@@ -63,18 +63,19 @@ FILLER_PRECATORY: tuple[tuple[str, str, str, int], ...] = _STEPS["filler_precato
 MOVING: tuple[tuple[str, str, str, int], ...] = _STEPS["moving"]
 # The steps of a collection portfolio's lawsuits after the epoch (sandbox/world/portfolio.py).
 PORTFOLIO: tuple[tuple[str, str, str, int], ...] = _STEPS["portfolio"]
-DECISIONS: tuple[str, ...] = _STEPS["decisions"]
-# (kind of sentence, its operative words)
-SENTENCE_TYPES: tuple[tuple[str, str], ...] = _STEPS["sentence_types"]
 APPEAL_RESULTS: tuple[str, ...] = _STEPS["appeal_results"]
-MERITS: tuple[str, ...] = _STEPS["merits"]
-ASKS: tuple[str, ...] = _STEPS["asks"]
 MILESTONES: dict[str, Milestone] = {
     name: Milestone(**fields) for name, fields in _STEPS["milestones"].items()
 }
 # The phase a milestone opens.
 MILESTONE_PHASES: dict[str, str] = _STEPS["milestone_phases"]
 
-SENTENCE_TEXT = _template("sentence.txt")
+# What the papers say by branch, kind and class (D184): see its "note".
+PROCEDURE: dict[str, Any] = tuples(read_asset_json("sandbox/procedure.json"))
+# A sentence's template by file name (procedure.json's "sentence_templates").
+SENTENCE_TEXTS: dict[str, str] = {
+    name: _template(name) for name in set(PROCEDURE["sentence_templates"].values())
+}
+INITIAL_TEXT = _template("initial.txt")
 PETITION_TEXT = _template("petition.txt")
 JUDGEMENT_TEXT = _template("judgement.txt")

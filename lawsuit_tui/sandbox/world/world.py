@@ -11,7 +11,8 @@ from typing import Any
 import orjson
 
 from lawsuit_tui.domain.identifiers import format_cnj, make_cnj, make_cnpj, make_cpf
-from lawsuit_tui.sandbox.world import files, miner, steps
+from lawsuit_tui.sandbox.world import files, miner, papers, steps
+from lawsuit_tui.sandbox.world.casts import cast_of, is_prosecutor
 from lawsuit_tui.sandbox.world.criminal import CriminalRecords, involve_busy_person
 from lawsuit_tui.sandbox.world.lawsuits import IndexBuilder, InstanceRec, LawsuitRec, judge_name
 from lawsuit_tui.sandbox.world.people import Entity, Population, build_population
@@ -469,30 +470,59 @@ class World:
         _step, moved = steps.moving_step(base.ctx, k)
         return moved if moved is not None and moved["attachment_id"] == attachment_id else None
 
-    def _make_base(self, code: str, instance: int) -> _Base:
-        rec = self.record(code)
-        assert rec is not None
-        inst = rec.inst(instance)
-        assert inst is not None
+    def _context(self, rec: LawsuitRec, inst: InstanceRec) -> steps.StepContext:
         if "(a)" in inst.judge:  # still a title: name the judge, from their own seed
-            inst.judge = judge_name(rng(self.seed, "judge", code, instance), inst.judge)
+            inst.judge = judge_name(rng(self.seed, "judge", rec.code, inst.instance), inst.judge)
         ents = self.pop.entities
-        lawyers = [
-            (self.pop.by_oab[o].name, f"{o[:-2]}/{o[-2:]}") for p in rec.parties for o in p.lawyers
+
+        def oab(key: str) -> tuple[str, str]:
+            return self.pop.by_oab[key].name, f"{key[:-2]}/{key[-2:]}"
+
+        parties = [
+            papers.Party(
+                p.side,
+                ents[p.document].name,
+                is_prosecutor(self.pop, p.document),
+                tuple(oab(o) for o in p.lawyers),
+            )
+            for p in rec.parties
         ]
-        ctx = steps.StepContext(
+        return steps.StepContext(
             self.seed,
             self.epoch,
             rec,
             inst,
-            crawler_source(rec.court, instance),
-            lawyers,
-            [ents[p.document].name for p in rec.parties if p.side == "Active"],
-            [ents[p.document].name for p in rec.parties if p.side == "Passive"],
+            crawler_source(rec.court, inst.instance),
+            [oab(o) for p in rec.parties for o in p.lawyers],
+            [party.name for party in parties if party.side == "Active"],
+            [party.name for party in parties if party.side == "Passive"],
+            parties,
         )
+
+    def _make_base(self, code: str, instance: int) -> _Base:
+        rec = self.record(code)  # the portfolio's lawsuits too (D177)
+        assert rec is not None
+        inst = rec.inst(instance)
+        assert inst is not None
+        ctx = self._context(rec, inst)
         history = steps.generate_history(ctx)
         static = orjson.dumps(self._static(rec, inst, ctx))
         return _Base(static, history, ctx)
+
+    def history_of(
+        self, code: str, instance: int
+    ) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], str]]]:
+        """The steps of an instance up to the epoch, oldest first, and its documents with
+        their texts, made afresh (not kept: for walking the whole world, as its tests do)."""
+        found = self._inst(code, instance)
+        if found is None:
+            return [], []
+        history = steps.generate_history(self._context(*found))
+        documents = [
+            ({k: v for k, v in att.items() if k != "_text"}, str(att["_text"]))
+            for _i, att in history.attachments
+        ]
+        return history.steps, documents
 
     def _party(
         self, ent: Entity, side: str | None, role: str | None, lawyers: tuple[str, ...]
@@ -558,7 +588,18 @@ class World:
         ents = self.pop.entities
         act = next((ents[p.document].name for p in rec.parties if p.side == "Active"), "")
         pas = next((ents[p.document].name for p in rec.parties if p.side == "Passive"), "")
+        if not pas:  # a class with no other side (a reorganisation, a candidacy)
+            return f"{inst.klass[1]} - {act}".strip(" -")
         return f"{inst.klass[1]} - {act} x {pas}".strip()
+
+    @staticmethod
+    def _role(rec: LawsuitRec, inst: InstanceRec, side: str, role: str) -> str:
+        """A party's role in ``inst``: in an appeal, the appeal class's (APELANTE, RECORRIDO...);
+        the active side is the one that appealed (D184)."""
+        if inst.instance == 1 or side not in ("Active", "Passive"):
+            return role
+        cast = cast_of(inst.klass[0], rec.area, rec.kind)
+        return (cast.role(side) if cast is not None else None) or role
 
     def _static(self, rec: LawsuitRec, inst: InstanceRec, ctx: steps.StepContext) -> dict[str, Any]:
         court = rec.court
@@ -616,7 +657,10 @@ class World:
                 for c, n in rec.subjects
             ],
             "parties": [
-                self._party(ents[p.document], p.side, p.role, p.lawyers) for p in rec.parties
+                self._party(
+                    ents[p.document], p.side, self._role(rec, inst, p.side, p.role), p.lawyers
+                )
+                for p in rec.parties
             ],
             "name": self._title(rec, inst),
             "county": county,

@@ -346,7 +346,12 @@ class LawsuitTree(Tree[NodeData]):
         sides: dict[str, list[Party]] = defaultdict(list)
         for party in parties:
             sides[str(party.side) if party.side else ""].append(party)
-        titles = {Side.ACTIVE.value: _("Active side"), Side.PASSIVE.value: _("Passive side")}
+        titles = {
+            Side.ACTIVE.value: _("Active side"),
+            Side.PASSIVE.value: _("Passive side"),
+            # A reorganisation's administrator and creditors (D184)
+            Side.INTERESTED.value: _("Interested third parties"),
+        }
         for side in sorted(sides, key=lambda s: (s not in titles, s != Side.ACTIVE.value, s)):
             members = sides[side]
             title = titles.get(side) or (side or _("Other parties"))

@@ -146,6 +146,8 @@ class LookupScreen(FramedScreen):
         super().__init__()
         self._result: LookupResult | None = None
         self._samples: list[Suggestion] = []
+        self._samples_answered = False
+        """The service answered the samples (the kept ones read before are then replaced)."""
         self._locked: SearchKey | None = None
         """A lawsuit the service would not show for want of a court credential."""
         self._locked_error: BaseException | None = None
@@ -199,11 +201,26 @@ class LookupScreen(FramedScreen):
         super().on_mount()
         self.query_one("#search", Input).focus()
         self._show_suggestions()
+        if self.host.services is None:
+            # After the first frame, which never waits for a file (nor its imports).
+            self.call_after_refresh(self._load_kept_samples)
 
     def on_services_ready(self, context: ServiceContext) -> None:
         self._load_suggestions()
 
     # --- suggestions ---------------------------------------------------------------------
+
+    def _load_kept_samples(self) -> None:
+        """The samples the sandbox keeps on disk, shown while the services open (D185: they
+        would otherwise wait for the sandbox to start). One small read of a file, done here
+        rather than in a thread: a thread would wait for the services' imports to let it run,
+        and the samples are wanted now."""
+        if self._samples_answered:  # the service answered first: its word stands
+            return
+        found = self.host.kept_sandbox_samples()
+        if found:
+            self._samples = list(_sample_suggestions(found))
+            self._show_suggestions()
 
     @work(exclusive=True, group="lookup.suggestions", exit_on_error=False)
     async def _load_suggestions(self) -> None:
@@ -213,6 +230,7 @@ class LookupScreen(FramedScreen):
             found = await context.samples()
             samples = list(_sample_suggestions(found or {}))
         self._samples = samples
+        self._samples_answered = True
         self._show_suggestions()
 
     def _show_suggestions(self) -> None:

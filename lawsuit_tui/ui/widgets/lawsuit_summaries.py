@@ -60,5 +60,6 @@ def lawsuit_parties(lawsuit: Lawsuit) -> str:
     left = party_name(active[0]) if active else "?"
     right = party_name(passive[0]) if passive else "?"
     extra = len(parties) - (1 if active else 0) - (1 if passive else 0)
-    text = f"{left} × {right}"
+    # A class with no other side (a reorganisation, a candidacy: D184) names only its own.
+    text = f"{left} × {right}" if passive or not active else left
     return f"{text} (+{extra})" if extra > 0 else text

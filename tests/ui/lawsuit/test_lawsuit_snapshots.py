@@ -39,7 +39,7 @@ def test_lawsuit_steps_filtered(snap_compare: Any, size: tuple[int, int]) -> Non
     async def steps(pilot: Any, harness: Harness) -> None:
         await open_from_lookup(pilot, samples()["big_lawsuit"])
         await pilot.press("slash")
-        pilot.app.screen.query_one("#filter", Input).value = "sentença"
+        pilot.app.screen.query_one("#filter", Input).value = "credores"
         await settle(pilot)
 
     assert snap(snap_compare, size, steps)
