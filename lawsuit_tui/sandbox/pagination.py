@@ -239,9 +239,17 @@ def query_order(
     Accepted: ``order={"created_at":"desc"}``, ``order[created_at]=desc``, ``order=desc``
     with optional ``order_by=created_at`` (or ``order_by`` alone), ``orderField``/
     ``orderDirection``. A field or a
-    direction not known is a 400 naming ``order``."""
+    direction not known is a 400 naming ``order``; an ``order_by`` that names no field is a
+    400 naming it, whatever else says the order (its documented pattern refuses it)."""
     params = request.query_params
     field, direction = default
+    order_by = params.get("order_by")
+    if order_by is not None and order_by.strip() not in fields:
+        raise ServiceError.invalid(
+            "order_by",
+            "pattern",
+            f"cannot order by {order_by!r} (one of: {', '.join(sorted(fields))})",
+        )
     found: tuple[str, str] | None = None
     for key, value in params.multi_items():
         if key.startswith("order[") and key.endswith("]"):
