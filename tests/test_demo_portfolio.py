@@ -23,7 +23,7 @@ def test_its_preview_shows_every_kind_of_row() -> None:
     choice = TierChoice({t.name: t for t in DEFAULT_TIERS}, "warm", TIER_ALIASES)
     check = check_rows(read_portfolio_file(asset_path("portfolio/carteira-demo.csv")), choice)
     assert len(check.rows) == 2900
-    assert len(check.valid) == 2803 and len(check.invalid) == 58 and len(check.duplicates) == 39
+    assert len(check.valid) == 2800 and len(check.invalid) == 61 and len(check.duplicates) == 39
     kinds = {row.key.search_type for row in check.valid if row.key}
     assert kinds == {"lawsuit_cnj", "cpf", "cnpj", "oab"}
     assert set(check.by_tier()) == {"hot", "warm", "cold"}

@@ -23,7 +23,7 @@ from lawsuit_tui.sandbox.dependencies import register_timed_work, sandbox_state
 from lawsuit_tui.sandbox.errors import install_error_handlers
 from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.sandbox.middleware import SandboxMiddleware
-from lawsuit_tui.sandbox.schemas import add_documented_schemas
+from lawsuit_tui.sandbox.schemas import add_documented_schemas, query_parameters_without_null
 from lawsuit_tui.sandbox.state import SandboxState
 
 if TYPE_CHECKING:
@@ -134,7 +134,8 @@ def _document_by_reference(app: FastAPI) -> None:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = add_documented_schemas(FastAPI.openapi(app))
+            document = add_documented_schemas(FastAPI.openapi(app))
+            app.openapi_schema = query_parameters_without_null(document)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

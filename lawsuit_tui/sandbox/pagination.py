@@ -239,15 +239,16 @@ def query_order(
     Accepted: ``order={"created_at":"desc"}``, ``order[created_at]=desc``, ``order=desc``
     with optional ``order_by=created_at`` (or ``order_by`` alone), ``orderField``/
     ``orderDirection``. A field or a
-    direction not known is a 400 naming ``order``."""
+    direction not known is a 400 naming ``order``; an ``order_by`` that names no field is a
+    400 naming it, whatever else says the order (its documented pattern refuses it)."""
     params = request.query_params
     field, direction = default
-    named = params.get("order_by")
-    if named is not None and named.strip() not in fields:
-        # Checked even when ``order`` names the field itself: a field not known is refused,
-        # never ignored.
+    order_by = params.get("order_by")
+    if order_by is not None and order_by.strip() not in fields:
         raise ServiceError.invalid(
-            "order_by", "field", f"cannot order by {named!r} (one of: {', '.join(sorted(fields))})"
+            "order_by",
+            "pattern",
+            f"cannot order by {order_by!r} (one of: {', '.join(sorted(fields))})",
         )
     found: tuple[str, str] | None = None
     for key, value in params.multi_items():

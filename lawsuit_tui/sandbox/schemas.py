@@ -353,6 +353,30 @@ def add_documented_schemas(openapi: dict[str, Any]) -> dict[str, Any]:
     return openapi
 
 
+def query_parameters_without_null(openapi: dict[str, Any]) -> dict[str, Any]:
+    """``openapi`` with each optional query parameter documented as its type alone, as the
+    provider's documents do: FastAPI writes ``anyOf [X, null]`` for ``X | None``, but a query
+    has no null (an absent parameter is the None), and a value "neither X nor null" that a
+    client sends is just text on the wire, which a string parameter takes."""
+    for operations in openapi.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema")
+                if parameter.get("in") != "query" or not isinstance(schema, dict):
+                    continue
+                branches = schema.get("anyOf")
+                if not isinstance(branches, list) or {"type": "null"} not in branches:
+                    continue
+                kept = [branch for branch in branches if branch != {"type": "null"}]
+                if len(kept) != 1:
+                    continue
+                rest = {k: v for k, v in schema.items() if k != "anyOf"}
+                parameter["schema"] = {**kept[0], **rest}
+    return openapi
+
+
 def _error_model(status: int) -> type[BaseModel]:
     if status == 400:
         return BadRequestError

@@ -427,6 +427,10 @@ async def test_list_filters_in_every_encoding_and_order(
         {"orderField": "created_at", "orderDirection": "asc"},
     ):
         assert await ids(oldest_first) == newest_first[::-1], oldest_first
+    # A field that is none is refused wherever it is named, beside any other spelling.
+    for wrong in ({"order": '{"created_at": "asc"}', "order_by": "nothing"}, {"order_by": "x"}):
+        answer = await sb.client.get("/requests/requests", params=wrong)
+        assert answer.status_code == 400 and "order_by" in answer.text, wrong
 
 
 async def test_list_windows_take_dates_and_date_times(sb: Sandbox, samples: dict[str, Any]) -> None:

@@ -132,3 +132,17 @@ def test_the_run_covers_every_mounted_route() -> None:
     run = {(op.ok().method, op.ok().path) for op in schema.get_all_operations()}
     assert mounted == run
     assert all(path.startswith("/_sandbox/") for path in hidden)
+
+
+def test_no_query_parameter_is_documented_as_null() -> None:
+    # A query has no null: "neither a string nor null" is still text on the wire, which a
+    # string parameter takes (a run once found such a "negative" case accepted).
+    document = APP.openapi()
+    nullable = [
+        (path, parameter["name"])
+        for path, operations in document["paths"].items()
+        for operation in operations.values()
+        for parameter in operation.get("parameters", [])
+        if parameter.get("in") == "query" and "anyOf" in parameter.get("schema", {})
+    ]
+    assert nullable == []

@@ -173,6 +173,10 @@ def _why_not(rec: LawsuitRec, code: int, side: str, role: str, kind: str, name: 
         ),
         (code == 81 and side == "Active" and kind != "company", "the lender"),
         (
+            code in (1199, 1299) and side == "Passive" and name != "União Federal",
+            "a council of the judiciary is asked about the judiciary",
+        ),
+        (
             side == "Interested"
             and (code != 129 or role not in ("ADMINISTRADOR JUDICIAL", "CREDOR")),
             "a third party",

@@ -169,11 +169,15 @@ class Caster:
         Público."""
         segment = place.court.segment
         group = 4 if segment == 4 else 1 if segment in (1, 2, 3) else 8
+        if segment == 2 or place.court.code == 90:
+            group = 2  # a council of the judiciary: the Union's administration answers
         key = (group, place.state)
         found = self._public.get(key)
         if found is None:
             pop = self.pop
-            if group == 4:
+            if group == 2:
+                bodies = [pop.federal_bodies[UNIAO]]
+            elif group == 4:
                 bodies = [pop.federal_bodies[i] for i in (UNIAO, INSS, CAIXA, FAZENDA_NACIONAL)]
             elif group == 1:
                 bodies = [pop.federal_bodies[UNIAO], pop.state_bodies[place.state][0]]
@@ -233,6 +237,8 @@ class Caster:
         segment = place.court.segment
         if place.area == "Previdenciária" and segment == 4:
             return pop.federal_bodies[INSS]
+        if segment == 2 or place.court.code == 90:
+            return pop.federal_bodies[UNIAO]  # before a council of the judiciary
         if who == "treasury" and segment == 4:
             return pop.federal_bodies[FAZENDA_NACIONAL]
         if segment in (1, 2, 3, 4):

@@ -217,9 +217,8 @@ def petition(
     kind = ctx.rec.kind
     if ask is None:
         asks = by_kind(procedure["asks"], kind)
-        own = procedure["by_class"].get(str(ctx.inst.klass[0]))
-        if own is not None:
-            asks = own["asks"]
+        own = procedure["by_class"].get(str(ctx.rec.instances[0].klass[0])) or {}
+        asks = own.get("asks", asks)
         if ctx.instance > 1 or ctx.branch == "top":
             asks = procedure["asks_second"]
         elif who.side == PASSIVE and kind in procedure["asks_passive"]:
@@ -285,12 +284,11 @@ def value(ctx: StepContext, r: random.Random, name: str) -> Any:
     """The procedure's words a step template names: a decision, the plaintiff, the
     Ministério Público's office; None for a name this module does not fill."""
     procedure = texts.PROCEDURE
+    own = procedure["by_class"].get(str(ctx.rec.instances[0].klass[0])) or {}
     if name == "decision":
-        own = procedure["by_class"].get(str(ctx.inst.klass[0]))
-        pool = by_kind(procedure["decisions"], ctx.rec.kind)
-        return r.choice(own["decisions"] if own is not None else pool)
+        return r.choice(own.get("decisions") or by_kind(procedure["decisions"], ctx.rec.kind))
     if name == "plaintiff":
-        return by_kind(procedure["plaintiffs"], ctx.rec.kind)
+        return own.get("plaintiff") or by_kind(procedure["plaintiffs"], ctx.rec.kind)
     if name == "ministry":
         return procedure["ministries"].get(ctx.branch, procedure["ministries"]["state"])
     return None
