@@ -88,8 +88,8 @@ def test_a_search_answered_only_with_errors_is_no_clean_record(
 ) -> None:
     built = context.build_sandbox
 
-    def bnmp_down(settings: Any, id_salt: str | None = None) -> Any:
-        app = built(settings, id_salt)
+    def bnmp_down(settings: Any) -> Any:
+        app = built(settings)
         app.state.sandbox.faults.courts_down = {"BNMP"}
         return app
 

@@ -24,8 +24,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def morning() -> list[str]:
-    """Three movements in the cache the commands open (the sandbox's)."""
+def morning(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """Three movements in the cache the commands open (the sandbox's), written after a first
+    command started the sandbox kept beside it: a cache filled before its sandbox existed
+    would be emptied as another sandbox's (D183)."""
+    assert run(capsys, "inbox", "--no-check")[0] == 4  # an empty inbox, its sandbox started
     rows = [
         make_movement("m1", received_at="2026-11-21T12:00:00Z", tier="hot", court="TJSP"),
         make_movement(

@@ -45,7 +45,7 @@ def test_words_found_in_the_cache(snap_compare: Any, size: tuple[int, int]) -> N
         context.search.wait_idle()
         search = pilot.app.screen.query_one("#search", Input)
         search.focus()
-        search.value = "recuperacao judicial"
+        search.value = "busca apreensao"
         await pilot.press("enter")
         await settle(pilot)
 
