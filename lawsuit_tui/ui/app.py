@@ -47,6 +47,7 @@ from lawsuit_tui.ui.shell.opening import (
 )
 from lawsuit_tui.ui.webhooks.receiver import ReceiverSwitch
 from lawsuit_tui.ui.widgets.chrome import StatusSnapshot
+from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -149,6 +150,7 @@ class LawsuitApp(App[int]):
         start_receiver: bool = False,
     ) -> None:
         super().__init__()
+        keep_typed_order()
         # From the CLI the app gets only the Preferences (no pydantic before the first frame);
         # the validated Settings load in the services worker, or on first use of ``settings``.
         self._settings: Settings | None = None if isinstance(settings, Preferences) else settings

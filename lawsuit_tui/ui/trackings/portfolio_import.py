@@ -41,6 +41,7 @@ from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.work_progress import Report, WorkProgressScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
+from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
     from lawsuit_tui.services.context import ServiceContext
 
 __all__ = ["PortfolioImportScreen", "outcome_lines", "preview_lines"]
+
+keep_typed_order(TextArea)  # the pasted list is edited here: its keys in the order typed
 
 DEMO_FILE = "portfolio/carteira-demo.csv"
 # Rows of the problems table drawn at most (each may wrap over two lines).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from textual import events
 from textual.widgets import Input, Static
 
 from lawsuit_tui.domain.identifiers import parse_search_key
@@ -74,3 +75,21 @@ async def test_typing_on_the_results_starts_a_new_search_in_the_field() -> None:
         await settle(pilot)
         title = str(screen.query_one("#results-title", Static).content)
         assert parse_search_key(second).display in title
+
+
+async def test_ctrl_u_and_a_new_search_typed_at_once_keep_the_new_search() -> None:
+    """The other way the box was left empty: Ctrl+U and the new key in one burst (fast typing,
+    a paste). Textual ran the field's Ctrl+U after the characters behind it, wiping them;
+    the field's own keys now run in the order typed (ui/widgets/typed_order.py)."""
+    harness = Harness()
+    first, second = samples()["cpf"][0], samples()["cnpj"][0]
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        search = pilot.app.screen.query_one("#search", Input)
+        await type_text(pilot, first)
+        keys = ["ctrl+u", *second]
+        for key in keys:  # queued before any is handled, as a terminal hands a burst over
+            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        for _ in range(len(keys) + 2):
+            await pilot.pause()
+        assert search.value == second

@@ -10,6 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Select
 
 from lawsuit_tui.ui.widgets.form import FieldBox, show_problems
+from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
 from tests.support.waiting import wait_for
 
 
@@ -75,3 +76,29 @@ async def test_a_focused_drop_down_looks_focused() -> None:
         select.focus()
         await pilot.pause()
         assert current.styles.background != unfocused
+
+
+class Recurrence(App[None]):
+    def compose(self) -> ComposeResult:
+        yield FieldBox("Key", Input("0083969", id="key"), field="key")
+        yield FieldBox("Days", Input("1", id="days", type="integer"), field="days")
+
+
+async def test_keys_bound_by_a_field_keep_their_place_in_a_burst() -> None:
+    """Ctrl+U or Backspace then a digit, typed at once: the digit stays (Textual ran the
+    field's own bindings after the characters typed behind them, so the digit was wiped)."""
+    keep_typed_order()
+    for keys, expected in (
+        (["tab", "ctrl+u", "7"], "7"),
+        (["tab", "backspace", "3", "0"], "30"),
+        (["tab", "end", "backspace", "9", "enter"], "9"),
+    ):
+        app = Recurrence()
+        async with app.run_test() as pilot:
+            app.query_one("#key", Input).focus()
+            await pilot.pause()
+            burst(app, keys)
+            for _ in range(len(keys) + 2):  # every key handled (each may post one more)
+                await pilot.pause()
+            assert app.query_one("#days", Input).value == expected, keys
+            assert app.query_one("#key", Input).value == "0083969"
