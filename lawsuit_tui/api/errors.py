@@ -13,6 +13,7 @@ import email.utils
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from http import HTTPStatus
 
 from lawsuit_tui.domain.errors import ValidationItem, parse_error_body
 from lawsuit_tui.i18n import _
@@ -52,6 +53,21 @@ _RESOURCE_NAMES = frozenset(
         "LAWSUIT_NOT_FOUND",
         "HttpNotFoundError",
     }
+)
+
+
+def _names_the_status(text: str) -> bool:
+    """Whether ``text`` is only the service's name of an HTTP status (``HttpNotFoundError``,
+    ``UNPROCESSABLE_ENTITY``), not a reason of its own."""
+    return text in _STATUS_NAMES
+
+
+# HTTPStatus's names (``BAD_REQUEST``) and the service's error names built from its phrases
+# (``Http`` + ``Unprocessable Entity`` + ``Error``).
+_STATUS_NAMES = frozenset(
+    name
+    for status in HTTPStatus
+    for name in (status.name, "Http" + "".join(status.phrase.title().split()) + "Error")
 )
 
 
@@ -97,11 +113,18 @@ class ApiError(Exception):
 
     @property
     def detail(self) -> str:
-        """The most specific text the answer carried."""
+        """The most specific text the answer carried. The service's names of the HTTP status
+        itself (``HttpBadRequestError``, ``BAD_REQUEST``) are left out when something more
+        specific was said: the title already says the status in words."""
         parts: list[str] = []
-        if self.message:
+        specific = bool(self.items or self.messages)
+        if self.message and not (specific and _names_the_status(self.message)):
             parts.append(self.message)
-        if self.name and self.name != self.message:
+        if (
+            self.name
+            and self.name != self.message
+            and not (specific and _names_the_status(self.name))
+        ):
             parts.append(self.name)
         if self.code is not None and str(self.code) not in parts:
             parts.append(str(self.code))

@@ -62,6 +62,23 @@ def test_transport_shape_with_validation_items() -> None:
     assert exc.message == "BAD_REQUEST"
     assert [(i.field, i.rule) for i in exc.items] == [("page_size", "max")]
     assert "page_size: at most 1000" in str(exc)
+    # The status's own names say nothing the title does not: a person reads the reason.
+    assert str(exc) == (
+        "The service refused the request as invalid (HTTP 400): page_size: at most 1000"
+    )
+
+
+def test_a_named_reason_stays_beside_the_items() -> None:
+    body = (
+        b'{"error": {"name": "TRACKING_ALREADY_EXISTS", "message": "UNPROCESSABLE_ENTITY", '
+        b'"data": [{"field": "search.search_key", "message": "already tracked"}]}}'
+    )
+    detail = error_from_response(422, body).detail
+    assert detail == "TRACKING_ALREADY_EXISTS; search.search_key: already tracked"
+    # Without anything more specific, the status's names are all there is: kept.
+    assert error_from_response(422, b'{"error": {"message": "UNPROCESSABLE_ENTITY"}}').detail == (
+        "UNPROCESSABLE_ENTITY"
+    )
 
 
 def test_flat_shape_403_keeps_the_code() -> None:
