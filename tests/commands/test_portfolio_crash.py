@@ -47,11 +47,13 @@ def demo_rows(count: int) -> tuple[list[str], set[tuple[str, str]]]:
 
 @pytest.fixture
 def served() -> Iterator[str]:
-    """The sandbox on a loopback port, its calls slowed a little so that kills land inside
-    them."""
+    """The sandbox on a loopback port, its calls slowed so that kills land inside them: at
+    150 ms a call, the import's 50 calls take 7.5 s, longer than the test takes to notice a
+    call and send its signal even on a loaded machine (at 50 ms, a suite beside three other
+    runs once saw the first import finish before its kill)."""
     with served_sandbox("--rate-limit", "100000/60", cwd=ROOT) as root:
         faults = httpx.post(
-            f"{root}/_sandbox/faults", json={"latency_ms": 50}, headers={"api-key": "sandbox"}
+            f"{root}/_sandbox/faults", json={"latency_ms": 150}, headers={"api-key": "sandbox"}
         )
         assert faults.status_code == 200
         yield root
