@@ -16,8 +16,8 @@ import orjson
 from lawsuit_tui.commands.output import (
     EXIT_NOTHING_MATCHED,
     EXIT_OK,
-    EXIT_REFUSED,
     ProgressPrinter,
+    cache_refusal,
     error_line,
 )
 from lawsuit_tui.config import Settings
@@ -68,8 +68,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         service = SearchService.open_offline(directory)
     except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
-        return EXIT_REFUSED
+        return cache_refusal(exc, directory)
     try:
         if args.reindex:
             printer = ProgressPrinter()
