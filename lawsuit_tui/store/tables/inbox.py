@@ -40,6 +40,7 @@ from lawsuit_tui.domain.inbox import InboxFilter, fold
 from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import text_of
+from lawsuit_tui.store.sqlite_transaction import immediate_transaction
 
 __all__ = ["FILE_NAME", "SEPARATOR", "Inbox", "search_text"]
 
@@ -230,14 +231,8 @@ class Inbox:
         the ingestion of a movement holds while it decides what is new)."""
         with self._lock:
             self._engine.check_writable()
-            db = self._connection()
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(self._connection()) as db:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
         for listener in self._listeners:
             listener()
 
