@@ -67,7 +67,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return print_hits(args, [])
     try:
         service = SearchService.open_offline(directory)
-    except CacheError as exc:
+    except (CacheError, OSError) as exc:
         return cache_refusal(exc, directory)
     try:
         if args.reindex:
@@ -85,6 +85,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 ).format(n=status.lawsuits)
             )
         hits = service.search_now(args.text, args.limit)
+    except BrokenPipeError:
+        raise  # the reader went away: cli.py ends quietly
+    except (CacheError, OSError) as exc:
+        # The index beside the cache is made on the first search: where it cannot be (the
+        # cache is a file, a read-only disk) that is said in a sentence, not a traceback.
+        return cache_refusal(exc, directory)
     finally:
         service.close()
     return print_hits(args, hits)
