@@ -54,6 +54,7 @@ from lawsuit_tui.api.resources.transfer_files import TransferFileRoutes
 from lawsuit_tui.api.resources.vault import VaultRoutes
 from lawsuit_tui.api.retry import RetryBudget, StopWhenSpent, WaitRetryAfterOrJitter, should_retry
 from lawsuit_tui.api.routes import ROUTES, Route
+from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.i18n import _
 
 if TYPE_CHECKING:
@@ -271,8 +272,8 @@ class ApiClient(
             ledger=self._own_datalake_ledger,
         )
         self.stats = ApiStats()
-        self._call_listeners: list[Callable[[str, int | None], None]] = []
-        self._created_listeners: list[CreatedListener] = []
+        self._call_listeners: Listeners[Callable[[str, int | None], None]] = Listeners()
+        self._created_listeners: Listeners[CreatedListener] = Listeners()
         self._http = httpx.AsyncClient(
             transport=transport,
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
@@ -326,29 +327,17 @@ class ApiClient(
 
     def on_call(self, listener: Callable[[str, int | None], None]) -> Callable[[], None]:
         """``listener(route_name, status)`` after every attempt (status None: no answer)."""
-        self._call_listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._call_listeners:
-                self._call_listeners.remove(listener)
-
-        return unsubscribe
+        return self._call_listeners.add(listener)
 
     def on_created(self, listener: CreatedListener) -> Callable[[], None]:
         """``listener(route_name, sent_body, answer_bytes)`` the moment a ``creating`` route is
         answered 2xx, before the answer is parsed or anything is stored: what was paid for is
         known before anything else can fail. A listener that raises is logged, never allowed
         to turn a paid call into an error; returns an unsubscribe function."""
-        self._created_listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._created_listeners:
-                self._created_listeners.remove(listener)
-
-        return unsubscribe
+        return self._created_listeners.add(listener)
 
     def _created(self, route: Route, body: Mapping[str, Any] | None, answer: bytes) -> None:
-        for listener in list(self._created_listeners):
+        for listener in self._created_listeners:
             try:
                 listener(route.name, body, answer)
             except Exception:  # the call was made and paid: its answer is still returned
@@ -388,7 +377,7 @@ class ApiClient(
             self.stats.transport_failures += 1
         else:
             self.stats.by_status[status] += 1
-        for listener in list(self._call_listeners):
+        for listener in self._call_listeners:
             listener(route.name, status)
 
     async def _call(

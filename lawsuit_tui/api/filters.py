@@ -39,8 +39,21 @@ def _not_before(value: object, bound: datetime | None) -> bool:
     return when >= limit
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
+def _query_of(filters: object, names: tuple[str, ...]) -> dict[str, str]:
+    """The filters among ``names`` that are set, as the query sends them: booleans as
+    ``true``/``false``, times as D2 says, the rest as text."""
+    query: dict[str, str] = {}
+    for name in names:
+        value = getattr(filters, name)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            query[name] = "true" if value else "false"
+        elif isinstance(value, datetime):
+            query[name] = iso_z(value)
+        else:
+            query[name] = str(value)
+    return query
 
 
 @dataclass(frozen=True)
@@ -56,15 +69,9 @@ class RequestFilters:
     include_deleted: bool | None = None
 
     def to_query(self) -> dict[str, str]:
-        query: dict[str, str] = {}
-        for name in ("status", "search_type", "search_key", "origin", "origin_id"):
-            value = getattr(self, name)
-            if value is not None:
-                query[name] = str(value)
-        # created_at_gte is the lower bound of the window the call names (D63).
-        if self.include_deleted is not None:
-            query["include_deleted"] = _bool(self.include_deleted)
-        return query
+        # created_at_gte is the lower bound of the window the call names (D63), not sent.
+        names = ("status", "search_type", "search_key", "origin", "origin_id", "include_deleted")
+        return _query_of(self, names)
 
     def keep(self, record: RequestRecord) -> bool:
         search = record.search
@@ -97,16 +104,8 @@ class ResponseFilters:
     created_at_gte: datetime | None = None
 
     def to_query(self) -> dict[str, str]:
-        query: dict[str, str] = {}
-        for name in ("request_id", "origin_id", "response_type"):
-            value = getattr(self, name)
-            if value is not None:
-                query[name] = str(value)
-        if self.cached is not None:
-            query["cached"] = _bool(self.cached)
-        if self.created_at_gte is not None:
-            query["created_at_gte"] = iso_z(self.created_at_gte)
-        return query
+        names = ("request_id", "origin_id", "response_type", "cached", "created_at_gte")
+        return _query_of(self, names)
 
     def keep_raw(self, item: dict[str, Any]) -> bool:
         """``keep`` on a response as received (a plain dict)."""
@@ -153,14 +152,7 @@ class TrackingFilters:
     created_at_gte: datetime | None = None
 
     def to_query(self) -> dict[str, str]:
-        query: dict[str, str] = {}
-        for name in ("status", "search_key", "search_type"):
-            value = getattr(self, name)
-            if value is not None:
-                query[name] = str(value)
-        if self.created_at_gte is not None:
-            query["created_at_gte"] = iso_z(self.created_at_gte)
-        return query
+        return _query_of(self, ("status", "search_key", "search_type", "created_at_gte"))
 
     def keep(self, record: TrackingRecord) -> bool:
         if self.status is not None and record.status != self.status:

@@ -57,6 +57,7 @@ from lawsuit_tui.api.ledger import (
     Ticket,
     Unsent,
 )
+from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.i18n import _
 
 __all__ = ["RateLimiter", "RateWait", "Slot"]
@@ -142,7 +143,7 @@ class RateLimiter:
         self._blocked_until = 0.0
         self._lock = asyncio.Lock()
         self._waiting = 0
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[Listener] = Listeners()
         self._last_reported: tuple[int, int] | None = None
         self.calls_made = 0
         self.corrections = 0
@@ -154,7 +155,7 @@ class RateLimiter:
         self._flushing: asyncio.Task[None] | None = None
         self._wall = wall
         self._waits: dict[object, RateWait] = {}
-        self._wait_listeners: list[WaitListener] = []
+        self._wait_listeners: Listeners[WaitListener] = Listeners()
         self._shown_wait: RateWait | None = None
 
     # --- observation --------------------------------------------------------------------
@@ -185,13 +186,7 @@ class RateLimiter:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(remaining, limit)`` whenever the allowance changes; returns an
         unsubscribe function."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     @property
     def current_wait(self) -> RateWait | None:
@@ -203,13 +198,7 @@ class RateLimiter:
     def subscribe_waits(self, listener: WaitListener) -> Callable[[], None]:
         """Call ``listener(wait)`` when a wait for the rate limit starts or changes, and
         ``listener(None)`` when nobody waits any more; returns an unsubscribe function."""
-        self._wait_listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._wait_listeners:
-                self._wait_listeners.remove(listener)
-
-        return unsubscribe
+        return self._wait_listeners.add(listener)
 
     def _set_wait(self, key: object, seconds: float, reason: WaitReason) -> None:
         until = self._wall() + timedelta(seconds=seconds)
@@ -225,7 +214,7 @@ class RateLimiter:
         if current == self._shown_wait:
             return
         self._shown_wait = current
-        for listener in list(self._wait_listeners):
+        for listener in self._wait_listeners:
             listener(current)
 
     @contextlib.contextmanager
@@ -247,7 +236,7 @@ class RateLimiter:
         if state == self._last_reported:
             return
         self._last_reported = state
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener(*state)
 
     # --- the window ---------------------------------------------------------------------

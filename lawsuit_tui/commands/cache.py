@@ -17,12 +17,13 @@ from lawsuit_tui.commands.output import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_REFUSED,
+    cache_refusal,
     error_line,
     human_size,
 )
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.cache_maintenance import cache_stats, prune_cache, verify_cache
-from lawsuit_tui.services.errors import CacheError, CacheLocked, os_problem
+from lawsuit_tui.services.errors import CacheError, CacheLocked
 from lawsuit_tui.services.paths import cache_path
 
 
@@ -163,11 +164,7 @@ def run(args: argparse.Namespace, settings: _Settings) -> int:
     except CacheLocked as exc:
         error_line(str(exc))
         return EXIT_REFUSED
-    except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
-        return EXIT_REFUSED
-    except OSError as exc:
-        error_line(os_problem(exc, directory))
-        return EXIT_REFUSED
+    except (CacheError, OSError) as exc:
+        return cache_refusal(exc, directory)
     error_line(_("Unknown cache command: {name}").format(name=command))
     return EXIT_BAD_INPUT

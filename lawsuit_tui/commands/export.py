@@ -18,6 +18,7 @@ from lawsuit_tui.commands.output import (
     EXIT_NOTHING_MATCHED,
     EXIT_OK,
     EXIT_REFUSED,
+    cache_refusal,
     error_line,
 )
 from lawsuit_tui.config import Settings
@@ -40,12 +41,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     directory = cache_path(settings)
     try:
         result = export_cache(directory, table, request_id, args.format)
-    except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
-        return EXIT_REFUSED
-    except OSError as exc:
-        error_line(os_problem(exc, directory))
-        return EXIT_REFUSED
+    except (CacheError, OSError) as exc:
+        return cache_refusal(exc, directory)
     if out is None:
         sys.stdout.buffer.write(result.data)
         sys.stdout.flush()

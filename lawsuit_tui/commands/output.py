@@ -11,6 +11,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Protocol, TextIO
 
 from pydantic import ValidationError
@@ -29,6 +30,7 @@ from lawsuit_tui.commands.exit_codes import (
 from lawsuit_tui.domain.bodies import validation_messages
 from lawsuit_tui.domain.identifiers import InvalidSearchKey
 from lawsuit_tui.i18n import _
+from lawsuit_tui.services.errors import CacheError, os_problem
 from lawsuit_tui.services.results import Progress
 
 __all__ = [
@@ -44,6 +46,8 @@ __all__ = [
     "Countdown",
     "ProgressPrinter",
     "bad_input_message",
+    "cache_problem",
+    "cache_refusal",
     "confirmed",
     "error_line",
     "exit_codes_epilog",
@@ -65,6 +69,18 @@ def confirmed(question: str) -> bool:
 
 def error_line(message: str, stream: TextIO | None = None) -> None:
     print(f"{PROG}: {message}", file=stream or sys.stderr)
+
+
+def cache_problem(exc: CacheError) -> str:
+    """The line for a cache that failed a command: ``cache: <what went wrong>``."""
+    return _("cache: {problem}").format(problem=exc)
+
+
+def cache_refusal(exc: CacheError | OSError, directory: Path) -> int:
+    """The cache in ``directory`` could not be read or written: one line saying why (an OS
+    error as a sentence naming the folder), and :data:`EXIT_REFUSED`."""
+    error_line(cache_problem(exc) if isinstance(exc, CacheError) else os_problem(exc, directory))
+    return EXIT_REFUSED
 
 
 def human_size(size: int) -> str:

@@ -16,8 +16,8 @@ import orjson
 from lawsuit_tui.commands.output import (
     EXIT_NOTHING_MATCHED,
     EXIT_OK,
-    EXIT_REFUSED,
     ProgressPrinter,
+    cache_refusal,
     error_line,
 )
 from lawsuit_tui.config import Settings
@@ -67,9 +67,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return print_hits(args, [])
     try:
         service = SearchService.open_offline(directory)
-    except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
-        return EXIT_REFUSED
+    except (CacheError, OSError) as exc:
+        return cache_refusal(exc, directory)
     try:
         if args.reindex:
             printer = ProgressPrinter()
@@ -86,6 +85,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 ).format(n=status.lawsuits)
             )
         hits = service.search_now(args.text, args.limit)
+    except BrokenPipeError:
+        raise  # the reader went away: cli.py ends quietly
+    except (CacheError, OSError) as exc:
+        # The index beside the cache is made on the first search: where it cannot be (the
+        # cache is a file, a read-only disk) that is said in a sentence, not a traceback.
+        return cache_refusal(exc, directory)
     finally:
         service.close()
     return print_hits(args, hits)

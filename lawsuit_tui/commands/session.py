@@ -36,6 +36,7 @@ from lawsuit_tui.commands.output import (
     EXIT_REFUSED,
     Countdown,
     bad_input_message,
+    cache_problem,
     error_line,
 )
 from lawsuit_tui.config import Settings
@@ -165,7 +166,7 @@ def run_with_context(
             try:
                 code = await use_case(ctx)
             except CacheError as exc:
-                error_line(_("cache: {problem}").format(problem=exc))
+                error_line(cache_problem(exc))
                 lines = not_kept_lines(ctx)
                 for line in lines:
                     error_line(line)
@@ -193,7 +194,7 @@ def run_with_context(
         error_line(str(exc))
         return EXIT_REFUSED
     except CacheError as exc:
-        error_line(_("cache: {problem}").format(problem=exc))
+        error_line(cache_problem(exc))
         return EXIT_REFUSED
 
 
@@ -211,9 +212,7 @@ async def _try_writing(ctx: ServiceContext) -> int | None:
         await ctx.cache.set_meta(LAST_COMMAND_KEY, {"pid": os.getpid(), "at": time.time()})
     except CacheError as exc:
         error_line(
-            _("{problem} Nothing was sent, so nothing was paid.").format(
-                problem=_("cache: {problem}").format(problem=exc)
-            )
+            _("{problem} Nothing was sent, so nothing was paid.").format(problem=cache_problem(exc))
         )
         return EXIT_REFUSED
     return None

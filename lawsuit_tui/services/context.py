@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 from lawsuit_tui.config import Dossier as DossierSettings
 from lawsuit_tui.config import Portfolio
+from lawsuit_tui.domain.listeners import Listeners
 
 __all__ = ["SANDBOX_ROOT", "CacheWait", "ContextStatus", "ServiceContext", "cache_path"]
 
@@ -146,7 +147,7 @@ class ServiceContext:
         self._secrets = list(secrets or [])
         self.cache_host: CacheHost | None = None
         """Serves the writes of other processes while this one holds the cache."""
-        self._taken_listeners: list[Callable[[str], None]] = []
+        self._taken_listeners: Listeners[Callable[[str], None]] = Listeners()
         self.cache = Cache(store, holder=holder)
         self.cache.reattach = self._reattach
         self.damage = DamageReport.of(store)
@@ -331,20 +332,14 @@ class ServiceContext:
             self.cache_host = host
 
     def _write_taken(self, op: str) -> None:
-        for listener in list(self._taken_listeners):
+        for listener in self._taken_listeners:
             listener(op)
 
     def on_writes_taken(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """``listener(op)`` after a write of another process is kept here (the app reads its
         cache again), also once this process has taken the cache over from a holder that
         left; returns an unsubscribe function."""
-        self._taken_listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._taken_listeners:
-                self._taken_listeners.remove(listener)
-
-        return unsubscribe
+        return self._taken_listeners.add(listener)
 
     async def _reattach(self) -> Store | HolderClient | None:
         """The holder has gone: take the cache now (and serve the others), or hand the

@@ -75,14 +75,20 @@ class CountService:
     async def count(self, body: CountBody) -> CountRequestResult:
         """POST /requests/count (free); the result and what was asked are kept."""
         result = await self._d.api.count(body)
+        await self._remember(result.to_json_dict(), MinerRequestType.COUNT, body.to_wire())
+        return result
+
+    async def _remember(
+        self, answer: dict[str, Any], kind: MinerRequestType, asked: dict[str, Any]
+    ) -> None:
+        """Keep a count or a find in the history: the service's answer, what was asked, when."""
         record = {
-            **result.to_json_dict(),
-            "type": MinerRequestType.COUNT.value,
-            "asked": body.to_wire(),
+            **answer,
+            "type": kind.value,
+            "asked": asked,
             "counted_at": self._d.now().isoformat(),
         }
         await self._d.cache.add_count_request(record)
-        return result
 
     def history(self) -> list[dict[str, Any]]:
         """Counts and finds made, newest first: the service's answer plus ``asked`` and
@@ -95,13 +101,7 @@ class CountService:
         """POST /requests/create: the credits are debited when it answers. Recorded in the
         history at once, with its cost and cap."""
         created = await self._d.api.create_find(body)
-        record = {
-            **created.to_json_dict(),
-            "type": MinerRequestType.FIND.value,
-            "asked": body.to_find_wire(),
-            "counted_at": self._d.now().isoformat(),
-        }
-        await self._d.cache.add_count_request(record)
+        await self._remember(created.to_json_dict(), MinerRequestType.FIND, body.to_find_wire())
         return created
 
     async def find_status(self, request_id: int) -> MinerRequest:

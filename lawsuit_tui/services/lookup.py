@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from lawsuit_tui.domain.datalake import DatalakeSearch, LawsuitsQueryBody
 from lawsuit_tui.domain.identifiers import SearchKey, parse_search_key
@@ -90,17 +91,10 @@ class LookupService:
     def cached(self, key: SearchKey, flt: Filter | None = None) -> LookupResult | None:
         """The last lookup of ``key`` (with ``flt``) kept in the cache (newest versions of
         its lawsuits)."""
-        meta = self._d.cache.get_meta(_meta_key(key, flt))
-        if not isinstance(meta, dict):
+        meta = self._kept_lookup(key, flt)
+        if meta is None:
             return None
-        lawsuits: list[Lawsuit] = []
-        for ref in meta.get("lawsuits") or []:
-            if not isinstance(ref, list) or len(ref) != 2 or not isinstance(ref[0], str):
-                continue
-            instance = ref[1] if isinstance(ref[1], int) else None
-            data = self._d.cache.get_lawsuit(ref[0], instance)
-            if data is not None:
-                lawsuits.append(Lawsuit.model_validate(data))
+        lawsuits = self._kept_lawsuits(meta, whole=True)
         try:
             fetched_at = datetime.fromisoformat(str(meta.get("fetched_at")))
         except ValueError:
@@ -119,24 +113,34 @@ class LookupService:
         and attachments (a fifth of the time of :meth:`cached` for a listing of thousands of
         steps): what a table, a chart or a report of the listing reads (D198). None when no
         lookup of it is kept."""
+        meta = self._kept_lookup(key, flt)
+        return None if meta is None else self._kept_lawsuits(meta, whole=False)
+
+    def _kept_lookup(self, key: SearchKey, flt: Filter | None) -> dict[str, Any] | None:
+        """What the cache kept of the last lookup of ``key`` with ``flt``, or None."""
         meta = self._d.cache.get_meta(_meta_key(key, flt))
-        if not isinstance(meta, dict):
-            return None
+        return meta if isinstance(meta, dict) else None
+
+    def _kept_lawsuits(self, meta: dict[str, Any], *, whole: bool) -> list[Lawsuit]:
+        """The lawsuits a kept lookup names, as the cache holds them now (one it no longer
+        holds is passed over); not ``whole``: without their steps and attachments."""
         found: list[Lawsuit] = []
         for ref in meta.get("lawsuits") or []:
             if not isinstance(ref, list) or len(ref) != 2 or not isinstance(ref[0], str):
                 continue
             data = self._d.cache.get_lawsuit(ref[0], ref[1] if isinstance(ref[1], int) else None)
-            if data is not None:
+            if data is None:
+                continue
+            if not whole:
                 data.pop("steps", None)
                 data.pop("attachments", None)
-                found.append(Lawsuit.model_validate(data))
+            found.append(Lawsuit.model_validate(data))
         return found
 
     def cached_at(self, key: SearchKey, flt: Filter | None = None) -> datetime | None:
         """When the last lookup of ``key`` kept in the cache was fetched (no lawsuit read)."""
-        meta = self._d.cache.get_meta(_meta_key(key, flt))
-        if not isinstance(meta, dict):
+        meta = self._kept_lookup(key, flt)
+        if meta is None:
             return None
         try:
             return datetime.fromisoformat(str(meta.get("fetched_at")))

@@ -32,6 +32,7 @@ import orjson
 
 from lawsuit_tui.api.filters import ResponseFilters
 from lawsuit_tui.api.routes import ROUTES
+from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.i18n import _
 from lawsuit_tui.services.deps import Deps, utcnow
 from lawsuit_tui.services.errors import ApiError, CacheError, NotFound
@@ -131,7 +132,7 @@ class PaidCallLog:
         self.record = PaidCallRecord(directory)
         self._sanitizer = Sanitizer(secrets)
         self._now = now
-        self._listeners: list[Callable[[CreatedCall], None]] = []
+        self._listeners: Listeners[Callable[[CreatedCall], None]] = Listeners()
         self._lock = threading.Lock()
         self.calls: list[CreatedCall] = []
         """Every creation of this session, as recorded (or not)."""
@@ -142,13 +143,7 @@ class PaidCallLog:
 
     def subscribe(self, listener: Callable[[CreatedCall], None]) -> Callable[[], None]:
         """``listener(call)`` the moment a creation is answered, before it is recorded."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     @property
     def unrecorded(self) -> list[CreatedCall]:
@@ -163,7 +158,7 @@ class PaidCallLog:
             parsed = None
         ids = tuple(ids_of(kind, parsed))
         call = CreatedCall(route_name, kind, ids, self._now(), self.record.path)
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener(call)
         entry: dict[str, Any] = {
             "at": call.at.isoformat(),

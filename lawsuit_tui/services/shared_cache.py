@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 
+from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.i18n import _
 from lawsuit_tui.store import CacheError, LawsuitChange, Sanitizer, Store
 from lawsuit_tui.store.fileio import atomic_write_bytes, ensure_private_dir
@@ -159,18 +160,12 @@ class CacheHost:
         """Writes taken in from other processes."""
         self.problem: str | None = None
         self._server: asyncio.AbstractServer | None = None
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners: Listeners[Callable[[str], None]] = Listeners()
         self._connections: set[asyncio.Task[None]] = set()
 
     def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """``listener(op)`` after each write taken in is durable (the app refreshes)."""
-        self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     async def start(self) -> bool:
         """Listen; False (and ``problem``) when the socket cannot be made: other processes
@@ -245,7 +240,7 @@ class CacheHost:
         except (CacheError, OSError, ValueError, TypeError) as exc:
             return {"ok": False, "error": str(exc)}
         self.taken += 1
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener(op)
         return {"ok": True, "result": _encode(result)}
 

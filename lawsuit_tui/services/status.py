@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from lawsuit_tui.domain.listeners import Listeners
+
 __all__ = ["ContextStatus", "StatusHub"]
 
 
@@ -35,24 +37,18 @@ class StatusHub:
     """Holds the current :class:`ContextStatus` and tells subscribers when it changes."""
 
     current: ContextStatus
-    _listeners: list[Callable[[ContextStatus], None]] = field(default_factory=list)
+    _listeners: Listeners[Callable[[ContextStatus], None]] = field(default_factory=Listeners)
 
     def subscribe(self, callback: Callable[[ContextStatus], None]) -> Callable[[], None]:
         """``callback(status)`` after every change; returns an unsubscribe function."""
-        self._listeners.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-
-        return unsubscribe
+        return self._listeners.add(callback)
 
     def update(self, **changes: object) -> None:
         new = replace(self.current, **changes)  # type: ignore[arg-type]
         if new == self.current:
             return
         self.current = new
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener(new)
 
     # Attribute access reads the current status, so ``ctx.status.rate_remaining`` works.

@@ -9,9 +9,10 @@ that cannot keep up marks itself stale and is rebuilt from the tables).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
+
+from lawsuit_tui.domain.listeners import Listeners
 
 __all__ = ["Change", "ChangeFeed", "Listener"]
 
@@ -33,9 +34,8 @@ Listener = Callable[[list[Change]], None]
 
 class ChangeFeed:
     def __init__(self) -> None:
-        # Replaced whole, never changed in place: telling reads it without a lock.
-        self._listeners: tuple[tuple[Listener, frozenset[str] | None], ...] = ()
-        self._edit = threading.Lock()
+        # Each with the tables it listens to (None: all of them).
+        self._listeners: Listeners[tuple[Listener, frozenset[str] | None]] = Listeners()
 
     def subscribe(
         self, listener: Listener, *, tables: Iterable[str] | None = None
@@ -43,19 +43,11 @@ class ChangeFeed:
         """Call ``listener`` with each committed batch's changes (of ``tables`` only, when
         given; not at all for a batch that changed none of them). Returns the function that
         unsubscribes it."""
-        entry = (listener, None if tables is None else frozenset(tables))
-        with self._edit:
-            self._listeners = (*self._listeners, entry)
-
-        def unsubscribe() -> None:
-            with self._edit:
-                self._listeners = tuple(e for e in self._listeners if e is not entry)
-
-        return unsubscribe
+        return self._listeners.add((listener, None if tables is None else frozenset(tables)))
 
     def tell(self, ops: Iterable[tuple[str, str, Any]]) -> None:
         """Tell every listener of a committed batch (``(table, key, record or None)`` each)."""
-        listeners = self._listeners
+        listeners = tuple(self._listeners)
         if not listeners:
             return
         changes = [Change(table, key, doc) for table, key, doc in ops]

@@ -113,3 +113,13 @@ def test_a_reader_that_stopped_reading_is_no_traceback() -> None:
         os.close(write_end)
     assert result.returncode == 141
     assert result.stderr == ""
+
+
+def test_a_search_in_a_cache_that_is_a_file_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    cache = cache_base() / "sandbox"
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("a file where the cache directory should be")
+    code = cli.main(["search", "anything"])
+    err = capsys.readouterr().err
+    assert code == EXIT_REFUSED
+    assert "Traceback" not in err and str(cache) in err

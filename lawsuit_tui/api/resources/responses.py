@@ -21,6 +21,17 @@ __all__ = ["ResponseRoutes"]
 
 
 class ResponseRoutes(RouteCaller):
+    @staticmethod
+    def _responses_query(
+        page: int, page_size: int, filters: ResponseFilters | None
+    ) -> tuple[dict[str, str], ResponseFilters]:
+        """The query of a page of GET /responses, and the filters its answer is checked
+        against again (D23)."""
+        chosen = filters or ResponseFilters()
+        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
+        query.update(chosen.to_query())
+        return query, chosen
+
     async def get_response(self, response_id: str) -> ResponseRecord:
         """GET {requests_url}/responses/{response_id} (D90): one response by its id; the
         ``request_status`` the page's example adds is kept as an extra field."""
@@ -43,9 +54,7 @@ class ResponseRoutes(RouteCaller):
         self, page: int = 1, page_size: int = 100, *, filters: ResponseFilters | None = None
     ) -> ResponsesPage:
         """One page of GET {requests_url}/responses, oldest first (D22)."""
-        chosen = filters or ResponseFilters()
-        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
-        query.update(chosen.to_query())
+        query, chosen = self._responses_query(page, page_size, filters)
         result = await self._call("list_responses", self._model(ResponsesPage), params=query)
         result.page_data = [r for r in result.page_data if chosen.keep(r)]
         return result
@@ -66,9 +75,7 @@ class ResponseRoutes(RouteCaller):
     ) -> RawPage:
         """``list_responses`` without building models: each item is the dict received
         (the fast path for bulk reads such as a sync)."""
-        chosen = filters or ResponseFilters()
-        query = ResponsesPageParams(page=page, page_size=page_size).to_query()
-        query.update(chosen.to_query())
+        query, chosen = self._responses_query(page, page_size, filters)
 
         def parse(response: httpx.Response) -> RawPage:
             return RawPage.parse(response.content, id_field="response_id")

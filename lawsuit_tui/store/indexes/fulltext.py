@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lawsuit_tui.store.sqlite_transaction import immediate_transaction
 from lawsuit_tui.store.tables.lawsuit_versions import code_key, document_key, instance_of
 
 __all__ = [
@@ -270,15 +271,8 @@ class FullTextIndex:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with self._lock, immediate_transaction(self._db) as db:
+            yield db
 
     def apply(self, items: Iterable[IndexedLawsuit], removed: Iterable[str] = ()) -> int:
         """Index ``items`` (replacing what each key held) and forget ``removed``, in one

@@ -37,8 +37,10 @@ from typing import Any
 import orjson
 
 from lawsuit_tui.domain.inbox import InboxFilter, fold
+from lawsuit_tui.domain.listeners import Listeners
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import text_of
+from lawsuit_tui.store.sqlite_transaction import immediate_transaction
 
 __all__ = ["FILE_NAME", "SEPARATOR", "Inbox", "search_text"]
 
@@ -193,7 +195,7 @@ class Inbox:
         self._columns: _Columns | None = None
         self._data_version = -1
         self._version = 0
-        self._listeners: tuple[Callable[[], None], ...] = ()
+        self._listeners: Listeners[Callable[[], None]] = Listeners()
         self._unread: int | None = None
 
     # ------------------------------------------------------------------ the database
@@ -229,28 +231,15 @@ class Inbox:
         the ingestion of a movement holds while it decides what is new)."""
         with self._lock:
             self._engine.check_writable()
-            db = self._connection()
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(self._connection()) as db:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
         for listener in self._listeners:
             listener()
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener()`` after each write of this process (on the writer's thread);
         returns the function that unsubscribes it."""
-        with self._lock:
-            self._listeners = (*self._listeners, listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                self._listeners = tuple(x for x in self._listeners if x is not listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     @property
     def lock(self) -> threading.RLock:
