@@ -33,8 +33,13 @@ from lawsuit_tui.domain.vocabulary import (
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.framed_screen import FramedScreen
-from lawsuit_tui.ui.keys import named_keys
-from lawsuit_tui.ui.widgets.form import FieldBox, service_problems, show_problems
+from lawsuit_tui.ui.widgets.form import (
+    FieldBox,
+    cancel_button,
+    send_button,
+    service_problems,
+    show_problems,
+)
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.bodies import CreateRequestBody
@@ -315,18 +320,10 @@ class RequestFormScreen(FramedScreen):
                     yield _field(_("Amount up to"), "amount_max", placeholder="R$ 50.000,00")
             yield Static("", id="form-error", classes="field-error")
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "request_form.send", "cancel": "request_form.cancel"}
+                yield send_button(
+                    self.app, _("Send ({key})"), "request_form.send", button_id="send"
                 )
-                yield Button(
-                    _("Send ({key})").format(key=keys["send"]),
-                    id="send",
-                    variant="primary",
-                    compact=True,
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
-                )
+                yield cancel_button(self.app, "request_form.cancel", button_id="cancel")
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
