@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,7 +14,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.host import host_of
 from lawsuit_tui.ui.keys import named_keys
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+__all__ = ["FolderPrompt", "ask_folder"]
 
 
 class FolderPrompt(ModalScreen[Path | None]):
@@ -56,3 +63,26 @@ class FolderPrompt(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def ask_folder(
+    app: App[Any],
+    title: str,
+    then: Callable[[Path], object],
+    *,
+    explanation: str | None = None,
+) -> None:
+    """Ask for a folder, prefilled with the configured download folder, and call
+    ``then(folder)`` once one is chosen (nothing when cancelled).
+
+    ``explanation`` says what is written there; by default, a downloaded file that never
+    replaces one.
+    """
+
+    def chosen(folder: Path | None) -> None:
+        if folder is not None:
+            then(folder)
+
+    if explanation is None:
+        explanation = _("The file is saved in this folder (never over an existing file).")
+    app.push_screen(FolderPrompt(title, explanation, host_of(app).settings.download_dir), chosen)
