@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import ClassVar
 
 from textual import on
@@ -20,7 +19,6 @@ from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
 from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.widgets.form import (
-    FORM_DIALOG_CSS,
     FieldBox,
     FormDialog,
     cancel_button,
@@ -40,8 +38,6 @@ class DecisionText:
 
 class DecisionDialog(FormDialog[DecisionText | None]):
     """Approve, approve with conditions or reject, why, and who (D193); F10 records it."""
-
-    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="dossier.decision.cancel"),

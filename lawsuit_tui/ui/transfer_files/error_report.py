@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -12,7 +11,6 @@ from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.widgets.form import (
-    FORM_DIALOG_CSS,
     FieldBox,
     FormDialog,
     cancel_button,
@@ -25,8 +23,6 @@ __all__ = ["ErrorReportDialog"]
 
 class ErrorReportDialog(FormDialog[str | None]):
     """What went wrong with a file; F10 sends, Escape cancels. Dismissed with the message."""
-
-    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="transfer_files.report.cancel"),

@@ -181,8 +181,8 @@ class FieldBox(Vertical):
 
 class FormDialog(ModalScreen[ResultType]):
     """A form in a modal frame (``#form-frame``: a title, a scrolling ``#form-body``, and
-    ``#form-buttons``), styled by ``form_dialog.tcss``; a subclass lists that file first in
-    its ``CSS_PATH``."""
+    ``#form-buttons``), styled by ``form_dialog.tcss``; a subclass with styles of its own lists
+    that file first in its ``CSS_PATH`` (one without inherits it)."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
