@@ -29,8 +29,8 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingsMap
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
+from textual.fuzzy import Matcher
 
 from lawsuit_tui.i18n import (
     LANGUAGE_NAMES,
@@ -41,6 +41,7 @@ from lawsuit_tui.i18n import (
     set_language,
 )
 from lawsuit_tui.ui.messages import LanguageChanged, every_screen
+from lawsuit_tui.ui.palette import ListedCommands
 
 # Words that find the commands whatever language the interface is in.
 SEARCH_ALIASES = "language idioma língua"
@@ -235,7 +236,7 @@ def language_system_commands(app: App[Any]) -> Iterable[SystemCommand]:
         yield SystemCommand(title, help_text, partial(switch_language, app, language))
 
 
-class LanguageProvider(Provider):
+class LanguageProvider(ListedCommands):
     """Command palette provider: "Language: English" / "Language: Português (Brasil)"."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
@@ -244,13 +245,5 @@ class LanguageProvider(Provider):
             for language, title, help_text in language_choices()
         ]
 
-    async def discover(self) -> Hits:
-        for title, help_text, callback in self._commands():
-            yield DiscoveryHit(title, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, help_text, callback in self._commands():
-            score = max(matcher.match(title), matcher.match(f"{SEARCH_ALIASES} {title}"))
-            if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+    def _score(self, matcher: Matcher, title: str) -> float:
+        return max(matcher.match(title), matcher.match(f"{SEARCH_ALIASES} {title}"))

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.fuzzy import Matcher
 
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
@@ -21,12 +22,15 @@ class _ChoosesThemes(Protocol):
     def choose_theme(self, name: str) -> None: ...
 
 
-class _ListedCommands(Provider):
+class ListedCommands(Provider):
     """A provider over a list of (title, help, callback): discovery shows them all, search
-    matches titles. Subclasses say what the list is."""
+    matches titles. Subclasses say what the list is, and may match more than the title."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         return []
+
+    def _score(self, matcher: Matcher, title: str) -> float:
+        return matcher.match(title)
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():
@@ -35,12 +39,12 @@ class _ListedCommands(Provider):
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, callback in self._commands():
-            score = matcher.match(title)
+            score = self._score(matcher, title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
 
 
-class DestinationsProvider(_ListedCommands):
+class DestinationsProvider(ListedCommands):
     """ "Go to ..." for every destination."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
@@ -54,7 +58,7 @@ class DestinationsProvider(_ListedCommands):
         return commands
 
 
-class ScreenCommandsProvider(_ListedCommands):
+class ScreenCommandsProvider(ListedCommands):
     """The commands of the screen the palette was opened from (``palette_commands()``)."""
 
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:

@@ -8,7 +8,6 @@ Dismissed with the cap, or None when cancelled.
 
 from __future__ import annotations
 
-from pathlib import PurePath
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -19,7 +18,6 @@ from textual.widgets import Input, Static
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.ui.widgets.form import (
-    FORM_DIALOG_CSS,
     FieldBox,
     FormDialog,
     cancel_button,
@@ -32,8 +30,6 @@ __all__ = ["FindDialog"]
 
 class FindDialog(FormDialog[int | None]):
     """Create a find request for a counted filter: the cap, then yes (F10) or no (Esc)."""
-
-    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="count.find.cancel"),

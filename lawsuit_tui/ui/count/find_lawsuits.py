@@ -21,7 +21,7 @@ from lawsuit_tui.domain.formatting import format_int, format_money
 from lawsuit_tui.domain.miner import MINER_PAGE_SIZE_MAX, MinerLawsuit
 from lawsuit_tui.domain.vocabulary import COUNT_KIND_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
-from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.widgets.paged_table import Cell, PagedTable
 
@@ -158,20 +158,14 @@ class FindLawsuitsScreen(FramedScreen):
         self.app.pop_screen()
 
     def action_export(self) -> None:
-        def chosen(folder: Path | None) -> None:
-            if folder is not None:
-                self.export(folder)
-
-        self.app.push_screen(
-            FolderPrompt(
-                _("Export find request #{id}").format(id=self.request_id),
-                _(
-                    "Every lawsuit of the request is written to a CSV file in this folder "
-                    "(never over an existing file)."
-                ),
-                self.host.settings.download_dir,
+        ask_folder(
+            self.app,
+            _("Export find request #{id}").format(id=self.request_id),
+            self.export,
+            explanation=_(
+                "Every lawsuit of the request is written to a CSV file in this folder "
+                "(never over an existing file)."
             ),
-            chosen,
         )
 
     @work(exclusive=True, group="count.find_lawsuits.export", exit_on_error=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -308,22 +309,19 @@ class CountScreen(FramedScreen):
             else:
                 if years:
                     data["budget_years"] = years
-            natures = [
-                nature.value
-                for nature in Nature
-                if self.query_one(f"#cn-nature-{nature.value}", Checkbox).value
-            ]
-            if natures:
+            if natures := self._ticked("cn-nature-", Nature):
                 data["natures"] = natures
-        else:
-            tags = [
-                tag.value
-                for tag in CountTag
-                if self.query_one(f"#cn-tag-{tag.value}", Checkbox).value
-            ]
-            if tags:
-                data["tags"] = tags
+        elif tags := self._ticked("cn-tag-", CountTag):
+            data["tags"] = tags
         return data
+
+    def _ticked(self, prefix: str, choices: Iterable[StrEnum]) -> list[str]:
+        """The choices whose checkbox (``#<prefix><value>``) is ticked, in their order."""
+        return [
+            choice.value
+            for choice in choices
+            if self.query_one(f"#{prefix}{choice.value}", Checkbox).value
+        ]
 
     def _show_problems(self, errors: dict[str, str], problems: list[str]) -> None:
         """Each problem beside its field; the panel says the count was not sent, lists the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lawsuit_tui.i18n import _
-from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 from lawsuit_tui.ui.host import host_of
 
 if TYPE_CHECKING:
@@ -18,24 +18,22 @@ __all__ = ["export_lawsuit"]
 
 def export_lawsuit(app: App[Any], code: str, instance: int | None) -> None:
     """Ask for a folder and save the cached lawsuit there as JSON."""
-    host = host_of(app)
 
-    def chosen(folder: Path | None) -> None:
-        if folder is not None:
-            app.run_worker(
-                _write_export(app, code, instance, folder),
-                group="app.export",
-                exclusive=True,
-                exit_on_error=False,
-            )
+    def write(folder: Path) -> None:
+        app.run_worker(
+            _write_export(app, code, instance, folder),
+            group="app.export",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
-    app.push_screen(
-        FolderPrompt(
-            _("Export {code}").format(code=code),
-            _("The lawsuit, as the cache holds it, is saved as a JSON file in this folder."),
-            host.settings.download_dir,
+    ask_folder(
+        app,
+        _("Export {code}").format(code=code),
+        write,
+        explanation=_(
+            "The lawsuit, as the cache holds it, is saved as a JSON file in this folder."
         ),
-        chosen,
     )
 
 

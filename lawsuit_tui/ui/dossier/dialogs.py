@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import ClassVar
 
 from textual import on
@@ -11,15 +10,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, OptionList, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from lawsuit_tui.domain import vocabulary as v
 from lawsuit_tui.domain.dossier import Verdict
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.host import host_of
-from lawsuit_tui.ui.keys import named_keys, words_of_key
-from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, show_problems
+from lawsuit_tui.ui.keys import words_of_key
+from lawsuit_tui.ui.widgets.form import (
+    FieldBox,
+    FormDialog,
+    cancel_button,
+    send_button,
+    show_problems,
+)
 
 __all__ = ["DecisionDialog", "DecisionText", "ReportFormatDialog"]
 
@@ -33,8 +38,6 @@ class DecisionText:
 
 class DecisionDialog(FormDialog[DecisionText | None]):
     """Approve, approve with conditions or reject, why, and who (D193); F10 records it."""
-
-    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="dossier.decision.cancel"),
@@ -71,19 +74,10 @@ class DecisionDialog(FormDialog[DecisionText | None]):
                 )
                 yield FieldBox(_("By"), Input(self._by, id="by"), field="by")
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app,
-                    {"send": "dossier.decision.submit", "cancel": "dossier.decision.cancel"},
+                yield send_button(
+                    self.app, _("Record ({key})"), "dossier.decision.submit", button_id="send"
                 )
-                yield Button(
-                    _("Record ({key})").format(key=keys["send"]),
-                    id="send",
-                    variant="primary",
-                    compact=True,
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
-                )
+                yield cancel_button(self.app, "dossier.decision.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#verdict", Select).focus()
@@ -101,22 +95,6 @@ class DecisionDialog(FormDialog[DecisionText | None]):
             show_problems(self, problems, go_to_first=True)
             return
         self.dismiss(DecisionText(verdict, note, by))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    @on(Input.Submitted)
-    def _entered(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#send")
-    def _send(self) -> None:
-        self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()
 
 
 class ReportFormatDialog(ModalScreen[str | None]):

@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -687,19 +688,13 @@ class DossierScreen(FramedScreen):
     def _format_chosen(self, fmt: str | None) -> None:
         if fmt is None:
             return
-        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+        from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 
-        def chosen(folder: Path | None) -> None:
-            if folder is not None:
-                self._export(fmt, folder)
-
-        self.app.push_screen(
-            FolderPrompt(
-                _("Export the dossier"),
-                _("The report is saved in this folder, under a new name."),
-                self.host.settings.download_dir,
-            ),
-            chosen,
+        ask_folder(
+            self.app,
+            _("Export the dossier"),
+            partial(self._export, fmt),
+            explanation=_("The report is saved in this folder, under a new name."),
         )
 
     @work(exclusive=True, group="dossier.export", exit_on_error=False)

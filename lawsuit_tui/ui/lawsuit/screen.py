@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -449,21 +450,14 @@ class LawsuitTreeScreen(FramedScreen):
             self.notify(_("Move to an attachment first (expand Attachments or a step)."))
             return
         attachment = data.attachment
-        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+        from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 
-        def chosen(folder: Path | None) -> None:
-            if folder is not None:
-                self._download(attachment, folder)
-
-        self.app.push_screen(
-            FolderPrompt(
-                _("Download {name}").format(
-                    name=attachment.attachment_name or attachment.attachment_id
-                ),
-                _("The file is saved in this folder (never over an existing file)."),
-                self.host.settings.download_dir,
+        ask_folder(
+            self.app,
+            _("Download {name}").format(
+                name=attachment.attachment_name or attachment.attachment_id
             ),
-            chosen,
+            partial(self._download, attachment),
         )
 
     @work(exclusive=True, group="lawsuit.download", exit_on_error=False)

@@ -95,20 +95,9 @@ class WarrantCardScreen(FramedScreen):
             self.host.copy_text(self.warrant.number, _("the warrant's number"))
 
     def action_download(self) -> None:
-        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+        from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 
-        def chosen(folder: Path | None) -> None:
-            if folder is not None:
-                self._download(folder)
-
-        self.app.push_screen(
-            FolderPrompt(
-                _("Save the warrant's document"),
-                _("The file is saved in this folder (never over an existing file)."),
-                self.host.settings.download_dir,
-            ),
-            chosen,
-        )
+        ask_folder(self.app, _("Save the warrant's document"), self._download)
 
     @work(exclusive=True, group="warrant.download", exit_on_error=False)
     async def _download(self, folder: Path) -> None:

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -33,8 +32,14 @@ from lawsuit_tui.domain.vocabulary import (
 from lawsuit_tui.i18n import N_, _
 from lawsuit_tui.ui.errors import describe_error
 from lawsuit_tui.ui.framed_screen import FramedScreen
-from lawsuit_tui.ui.keys import named_keys
-from lawsuit_tui.ui.widgets.form import FieldBox, service_problems, show_problems
+from lawsuit_tui.ui.widgets.form import (
+    FieldBox,
+    cancel_button,
+    send_button,
+    service_problems,
+    show_problems,
+    split_list,
+)
 
 if TYPE_CHECKING:
     from lawsuit_tui.domain.bodies import CreateRequestBody
@@ -84,6 +89,9 @@ def _field(label: str, name: str, *, value: str = "", placeholder: str = "") -> 
     return FieldBox(
         label, Input(value, placeholder=placeholder, compact=True, id=f"rf-{name}"), field=name
     )
+
+
+Parsed = TypeVar("Parsed")
 
 
 class FormError(ValueError):
@@ -139,24 +147,13 @@ def field_for_wire(name: str | None) -> str | None:
     return None
 
 
-def _split(text: str) -> list[str]:
-    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-
-
-def _date(text: str) -> date | None:
+def _optional(parse: Callable[[str], Parsed], text: str) -> Parsed | None:
+    """What ``parse`` reads in a field that may be left blank (None); what it refuses is the
+    field's problem."""
     if not text.strip():
         return None
     try:
-        return parse_date_br(text)
-    except ValueError as error:
-        raise FormError(str(error)) from None
-
-
-def _money(text: str) -> Decimal | None:
-    if not text.strip():
-        return None
-    try:
-        return parse_money_br(text)
+        return parse(text)
     except ValueError as error:
         raise FormError(str(error)) from None
 
@@ -315,18 +312,10 @@ class RequestFormScreen(FramedScreen):
                     yield _field(_("Amount up to"), "amount_max", placeholder="R$ 50.000,00")
             yield Static("", id="form-error", classes="field-error")
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app, {"send": "request_form.send", "cancel": "request_form.cancel"}
+                yield send_button(
+                    self.app, _("Send ({key})"), "request_form.send", button_id="send"
                 )
-                yield Button(
-                    _("Send ({key})").format(key=keys["send"]),
-                    id="send",
-                    variant="primary",
-                    compact=True,
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
-                )
+                yield cancel_button(self.app, "request_form.cancel", button_id="cancel")
 
     @staticmethod
     def _response_choices(search_type: str) -> list[tuple[str, str]]:
@@ -390,7 +379,7 @@ class RequestFormScreen(FramedScreen):
 
         def documents() -> list[str]:
             found = []
-            for part in _split(self._input("party_documents")):
+            for part in split_list(self._input("party_documents"), separators=",;"):
                 try:
                     found.append(parse_search_key(part).key)
                 except InvalidSearchKey as error:
@@ -404,12 +393,12 @@ class RequestFormScreen(FramedScreen):
             "callback_url": url,
             "customer_key": customer,
             "party_documents": documents,
-            "distribution_from": lambda: _date(self._input("distribution_from")),
-            "distribution_to": lambda: _date(self._input("distribution_to")),
-            "last_step_from": lambda: _date(self._input("last_step_from")),
-            "last_step_to": lambda: _date(self._input("last_step_to")),
-            "amount_min": lambda: _money(self._input("amount_min")),
-            "amount_max": lambda: _money(self._input("amount_max")),
+            "distribution_from": lambda: _optional(parse_date_br, self._input("distribution_from")),
+            "distribution_to": lambda: _optional(parse_date_br, self._input("distribution_to")),
+            "last_step_from": lambda: _optional(parse_date_br, self._input("last_step_from")),
+            "last_step_to": lambda: _optional(parse_date_br, self._input("last_step_to")),
+            "amount_min": lambda: _optional(parse_money_br, self._input("amount_min")),
+            "amount_max": lambda: _optional(parse_money_br, self._input("amount_max")),
         }
 
     def _check_field(self, name: str) -> tuple[str | None, object]:
@@ -559,7 +548,7 @@ class RequestFormScreen(FramedScreen):
         flt: dict[str, Any] = {}
         if self._select("side"):
             flt["side"] = self._select("side")
-        if names := _split(self._input("party_names")):
+        if names := split_list(self._input("party_names"), separators=",;"):
             flt["party_names"] = names
         if values["party_documents"]:
             flt["party_documents"] = values["party_documents"]
@@ -572,11 +561,11 @@ class RequestFormScreen(FramedScreen):
             value = values[name]
             if isinstance(value, date):
                 flt[wire] = value.isoformat()
-        if tribunals := _split(self._input("tribunals")):
+        if tribunals := split_list(self._input("tribunals"), separators=",;"):
             flt["tribunals"] = {"keys": tribunals, "not_equal": False}
-        if classes := _split(self._input("classification_names")):
+        if classes := split_list(self._input("classification_names"), separators=",;"):
             flt["classification_names"] = {"keys": classes, "not_equal": False}
-        if subjects := _split(self._input("subject_names")):
+        if subjects := split_list(self._input("subject_names"), separators=",;"):
             flt["subject_names"] = {"contains": subjects}
         if values["amount_min"] is not None:
             flt["amount_gte"] = float(values["amount_min"])  # type: ignore[arg-type]

@@ -23,7 +23,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Select, Static, TextArea
-from textual.widgets.data_table import ColumnKey
 
 from lawsuit_tui.assets_dir import asset_path
 from lawsuit_tui.domain.formatting import format_int
@@ -41,6 +40,7 @@ from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.trackings.work_progress import Report, WorkProgressScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
+from lawsuit_tui.ui.widgets.table_columns import room_left, set_column_width
 from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
 
 if TYPE_CHECKING:
@@ -192,17 +192,12 @@ class PortfolioImportScreen(FramedScreen):
         select.prompt = _("Default: {tier}").format(tier=tier_word(tiers.default))
 
     def _why_width(self) -> int:
-        """What the row and key columns (with their padding, and the scrollbar) leave."""
-        return max(20, self.app.size.width - 6 - 25 - 2 * 3 - 2)
+        """What the row and key columns leave."""
+        return room_left(self.app.size.width, (6, 25), least=20)
 
     def on_resize(self) -> None:
-        if not self.is_mounted:
-            return
-        table = self.query_one("#imp-problems", DataTable)
-        column = table.columns.get(ColumnKey("why"))
-        if column is not None:
-            column.width = self._why_width()
-            table.refresh()
+        if self.is_mounted:
+            set_column_width(self.query_one("#imp-problems", DataTable), "why", self._why_width())
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         yield PaletteCommand(

@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
-from textual.widgets.data_table import ColumnKey
 
 from lawsuit_tui.domain.formatting import format_datetime, format_int
 from lawsuit_tui.domain.inbox import InboxFilter, Movement
@@ -43,6 +42,7 @@ from lawsuit_tui.ui.trackings.tracking_text import (
     recurrence_text,
     search_label,
 )
+from lawsuit_tui.ui.widgets.table_columns import room_left, set_column_width
 from lawsuit_tui.ui.widgets.theme_text import status_text, theme_style
 
 if TYPE_CHECKING:
@@ -336,17 +336,12 @@ class TrackingDetailScreen(FramedScreen):
         self.action_open_movement()
 
     def _type_width(self) -> int:
-        """What the fixed columns (and their padding, and the scrollbar) leave for the type."""
-        return max(10, self.app.size.width - (16 + 25 + 5 + 9) - 2 * 5 - 2)
+        """What the fixed columns leave for the type."""
+        return room_left(self.app.size.width, (16, 25, 5, 9), least=10)
 
     def on_resize(self) -> None:
-        if not self.is_mounted:
-            return
-        table = self.query_one("#td-movements", DataTable)
-        column = table.columns.get(ColumnKey("type"))
-        if column is not None:
-            column.width = self._type_width()
-            table.refresh()
+        if self.is_mounted:
+            set_column_width(self.query_one("#td-movements", DataTable), "type", self._type_width())
 
     @on(DataTable.RowHighlighted, "#td-movements")
     def _movement_highlighted(self) -> None:

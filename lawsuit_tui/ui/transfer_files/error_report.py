@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
 from typing import ClassVar
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Static
+from textual.widgets import Input, Static
 
 from lawsuit_tui.i18n import _
-from lawsuit_tui.ui.keys import named_keys
-from lawsuit_tui.ui.widgets.form import FORM_DIALOG_CSS, FieldBox, FormDialog, show_problems
+from lawsuit_tui.ui.widgets.form import (
+    FieldBox,
+    FormDialog,
+    cancel_button,
+    send_button,
+    show_problems,
+)
 
 __all__ = ["ErrorReportDialog"]
 
 
 class ErrorReportDialog(FormDialog[str | None]):
     """What went wrong with a file; F10 sends, Escape cancels. Dismissed with the message."""
-
-    CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", _("Cancel"), id="transfer_files.report.cancel"),
@@ -47,22 +48,10 @@ class ErrorReportDialog(FormDialog[str | None]):
                     hint=_("The provider's team reads this to fix the file."),
                 )
             with Horizontal(id="form-buttons"):
-                keys = named_keys(
-                    self.app,
-                    {
-                        "send": "transfer_files.report.submit",
-                        "cancel": "transfer_files.report.cancel",
-                    },
+                yield send_button(
+                    self.app, _("Send ({key})"), "transfer_files.report.submit", button_id="send"
                 )
-                yield Button(
-                    _("Send ({key})").format(key=keys["send"]),
-                    id="send",
-                    variant="primary",
-                    compact=True,
-                )
-                yield Button(
-                    _("Cancel ({key})").format(key=keys["cancel"]), id="cancel", compact=True
-                )
+                yield cancel_button(self.app, "transfer_files.report.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#message", Input).focus()
@@ -73,19 +62,3 @@ class ErrorReportDialog(FormDialog[str | None]):
             show_problems(self, {"message": _("Say what went wrong.")})
             return
         self.dismiss(text)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    @on(Input.Submitted, "#message")
-    def _entered(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    @on(Button.Pressed, "#send")
-    def _send(self) -> None:
-        self.action_submit()
-
-    @on(Button.Pressed, "#cancel")
-    def _cancel(self) -> None:
-        self.action_cancel()

@@ -8,6 +8,7 @@ Enter saves a ready file into a folder (a progress bar while it comes, the path 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -195,19 +196,12 @@ class TransferFilesScreen(FramedScreen):
         item = self._selected()
         if item is None or not item.ready:
             return
-        from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
+        from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 
-        def chosen(folder: Path | None) -> None:
-            if folder is not None and item is not None:
-                self._download(item, folder)
-
-        self.app.push_screen(
-            FolderPrompt(
-                _("Download {name}").format(name=item.name or item.transfer_file_id),
-                _("The file is saved in this folder (never over an existing file)."),
-                self.host.settings.download_dir,
-            ),
-            chosen,
+        ask_folder(
+            self.app,
+            _("Download {name}").format(name=item.name or item.transfer_file_id),
+            partial(self._download, item),
         )
 
     @work(exclusive=True, group="transfer_files.download", exit_on_error=False)

@@ -181,8 +181,8 @@ class FieldBox(Vertical):
 
 class FormDialog(ModalScreen[ResultType]):
     """A form in a modal frame (``#form-frame``: a title, a scrolling ``#form-body``, and
-    ``#form-buttons``), styled by ``form_dialog.tcss``; a subclass lists that file first in
-    its ``CSS_PATH``."""
+    ``#form-buttons``), styled by ``form_dialog.tcss``; a subclass with styles of its own lists
+    that file first in its ``CSS_PATH`` (one without inherits it)."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [FORM_DIALOG_CSS]
 
@@ -215,7 +215,8 @@ class FormDialog(ModalScreen[ResultType]):
 
 
 def cancel_button(app: App[Any], binding_id: str, *, button_id: str) -> Button:
-    """A modal form's Cancel button, naming the user's key for ``binding_id``."""
+    """A form's Cancel button, naming the user's key for ``binding_id`` (in a
+    :class:`FormDialog`, its class ``form-cancel`` closes the dialog)."""
     key = named_keys(app, {"key": binding_id})["key"]
     return Button(
         _("Cancel ({key})").format(key=key), id=button_id, classes="form-cancel", compact=True
@@ -225,8 +226,8 @@ def cancel_button(app: App[Any], binding_id: str, *, button_id: str) -> Button:
 def send_button(
     app: App[Any], label: str, binding_id: str, *, button_id: str, variant: str = "primary"
 ) -> Button:
-    """A modal form's send button: ``label`` holds ``{key}``, the user's key for
-    ``binding_id``."""
+    """A form's send button: ``label`` holds ``{key}``, the user's key for ``binding_id`` (in
+    a :class:`FormDialog`, its class ``form-submit`` sends the form)."""
     key = named_keys(app, {"key": binding_id})["key"]
     return Button(
         label.format(key=key),

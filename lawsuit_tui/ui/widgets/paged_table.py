@@ -361,31 +361,38 @@ class PagedTable(DataTable[Cell], Generic[T]):
 
     # --- paging at the edges -------------------------------------------------------------
 
+    def _turned_at_bottom_edge(self) -> bool:
+        """Whether the cursor is on the page's last row, where going down turns to the next
+        page's first row (on the last page, it stays)."""
+        if not (self.row_count and self.cursor_row >= self.row_count - 1):
+            return False
+        if self.page < self.page_count - 1:
+            self._show_page(self.page + 1, 0)
+        return True
+
+    def _turned_at_top_edge(self) -> bool:
+        """Whether the cursor is on the first row of a page after the first, where going up
+        turns to the previous page's last row."""
+        if self.cursor_row <= 0 and self.page > 0:
+            self._show_page(self.page - 1, self.page_size - 1)
+            return True
+        return False
+
     def action_cursor_down(self) -> None:
-        if self.row_count and self.cursor_row >= self.row_count - 1:
-            if self.page < self.page_count - 1:
-                self._show_page(self.page + 1, 0)
-            return
-        super().action_cursor_down()
+        if not self._turned_at_bottom_edge():
+            super().action_cursor_down()
 
     def action_cursor_up(self) -> None:
-        if self.cursor_row <= 0 and self.page > 0:
-            self._show_page(self.page - 1, self.page_size - 1)
-            return
-        super().action_cursor_up()
+        if not self._turned_at_top_edge():
+            super().action_cursor_up()
 
     def action_page_down(self) -> None:
-        if self.row_count and self.cursor_row >= self.row_count - 1:
-            if self.page < self.page_count - 1:
-                self._show_page(self.page + 1, 0)
-            return
-        super().action_page_down()
+        if not self._turned_at_bottom_edge():
+            super().action_page_down()
 
     def action_page_up(self) -> None:
-        if self.cursor_row <= 0 and self.page > 0:
-            self._show_page(self.page - 1, self.page_size - 1)
-            return
-        super().action_page_up()
+        if not self._turned_at_top_edge():
+            super().action_page_up()
 
     def action_scroll_home(self) -> None:
         # Home and End move the row cursor to the ends of the whole list (DataTable's own
