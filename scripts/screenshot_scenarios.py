@@ -101,12 +101,18 @@ async def trackings_list(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> Non
     await finish(pilot)
 
 
-async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+async def press_on_the_list(sandbox: ContextClockHarness, pilot: Pilot[Any], *keys: str) -> None:
+    """The trackings list, its table focused, then ``keys`` pressed."""
     await trackings_list(sandbox, pilot)
     screen = pilot.app.screen
     assert isinstance(screen, PortfolioScreen)
     screen.table.focus()
-    await pilot.press("down", "down", "enter")  # the moving lawsuit, which has movements
+    await pilot.press(*keys)
+
+
+async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    # the moving lawsuit, which has movements
+    await press_on_the_list(sandbox, pilot, "down", "down", "enter")
     await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
     detail = pilot.app.screen
     assert isinstance(detail, TrackingDetailScreen)
@@ -233,32 +239,21 @@ async def count_find(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
 
 
 async def tracking_delete_confirm(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("d")  # a destructive question: "Keep"/"No" has the focus
+    # a destructive question: "Keep"/"No" has the focus
+    await press_on_the_list(sandbox, pilot, "d")
     await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
     await finish(pilot)
 
 
 async def portfolio_marked(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     """Two trackings marked, and the question before pausing them."""
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("space", "space", "p")
+    await press_on_the_list(sandbox, pilot, "space", "space", "p")
     await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
     await finish(pilot)
 
 
 async def portfolio_tier_picker(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("a", "t")
+    await press_on_the_list(sandbox, pilot, "a", "t")
     await wait_for(lambda: isinstance(pilot.app.screen, TierPickerScreen), pilot.pause)
     await finish(pilot)
 
