@@ -27,17 +27,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 
+from bench._fast_service import FastService
 from lawsuit_tui.api.models import RawPage
-from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from lawsuit_tui.domain.responses import ResponsesPage
-from lawsuit_tui.sandbox.app import create_app, sandbox_state
-from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
-from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.services.context import ServiceContext
 
 LIMITED = {"create_request", "get_request", "list_requests", "list_responses", "list_trackings"}
@@ -62,31 +58,11 @@ def busiest_window(times: list[float], window: float) -> int:
     return best
 
 
-class Bench:
+class Bench(FastService):
+    """The fast sandbox with the service's own window, and its held responses multiplied."""
+
     def __init__(self, speed: float, cache_dir: Path) -> None:
-        self.speed = speed
-        self.clock = SandboxClock(DEFAULT_START, speed=speed)
-        self.app = create_app(
-            seed=7, clock=self.clock, rate_limit=(LIMIT, WINDOW), world=World.shared(7)
-        )
-        self.state = sandbox_state(self.app)
-        self.settings = Settings(cache_dir=cache_dir)
-
-    def now(self) -> float:
-        return self.clock.now().timestamp()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds / self.speed)
-
-    async def open(self) -> ServiceContext:
-        limiter = RateLimiter(LIMIT, WINDOW, clock=self.now, sleep=self.sleep)
-        return await ServiceContext.open(
-            self.settings,
-            transport=httpx.ASGITransport(app=self.app),
-            clock=self.now,
-            sleep=self.sleep,
-            limiter=limiter,
-        )
+        super().__init__(speed, Settings(cache_dir=cache_dir), limit=LIMIT, window=WINDOW)
 
     def held(self) -> list[dict[str, Any]]:
         return [orjson.loads(orjson.dumps(s.json)) for s in self.state.responses.get("sandbox", [])]

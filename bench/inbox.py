@@ -37,7 +37,6 @@ from bench._tui_parse import mib, ms, summarize
 from bench._tui_tmux import Launch, Tmux, TmuxError
 from bench.tui import (
     KEY_SIZE,
-    ROOT,
     Harness,
     Results,
     Setup,
@@ -120,10 +119,7 @@ def inbox_cases(
     harness: Harness, results: Results, cache: Path, keys: int, runs: int, floor: float | None
 ) -> None:
     setup = harness.setup
-    spec = setup.ours(cache)
-    lag_log = setup.base / "inbox-lag.log"
-    spec.argv = [sys.executable, str(ROOT / "bench" / "_tui_lagprobe.py")]
-    spec.env = {**spec.env, "BENCH_TUI_LAG_LOG": str(lag_log)}
+    spec, lag_log = setup.ours_under_lag_probe(cache, "inbox-lag.log")
     phases = [(time.monotonic(), "opening the app on the 100,000-movement cache")]
     with harness.running(spec, KEY_SIZE) as (launch, _start, ready):
         if ready is None:

@@ -41,11 +41,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import openpyxl
 
+from bench._fast_service import FastService
 from bench.client import _line, busiest_window
-from lawsuit_tui.api.ratelimit import RateLimiter
 from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.identifiers import (
     format_cnj,
@@ -57,10 +56,6 @@ from lawsuit_tui.domain.identifiers import (
 )
 from lawsuit_tui.domain.portfolio import check_rows
 from lawsuit_tui.domain.tiers import DEFAULT_TIERS, TIER_ALIASES
-from lawsuit_tui.sandbox.app import create_app, sandbox_state
-from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
-from lawsuit_tui.sandbox.world import World
-from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.portfolio_files import decode_text, read_portfolio_file
 from lawsuit_tui.store import Store
 
@@ -180,39 +175,17 @@ def previews(count: int, runs: int) -> bool:
     return median < 2.0
 
 
-class Service:
-    """The sandbox on a fast clock and a context whose limiter reads that clock."""
-
-    def __init__(self, speed: float, cache_dir: Path) -> None:
-        self.speed = speed
-        self.clock = SandboxClock(DEFAULT_START, speed=speed)
-        self.app = create_app(
-            seed=7, clock=self.clock, rate_limit=(LIMIT, WINDOW), world=World.shared(7)
-        )
-        self.state = sandbox_state(self.app)
-        self.settings = Settings(cache_dir=cache_dir, rate_limit={"shared": False})
-
-    def now(self) -> float:
-        return self.clock.now().timestamp()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds / self.speed)
-
-    async def open(self) -> ServiceContext:
-        limiter = RateLimiter(LIMIT, WINDOW, clock=self.now, sleep=self.sleep)
-        return await ServiceContext.open(
-            self.settings,
-            transport=httpx.ASGITransport(app=self.app),
-            clock=self.now,
-            sleep=self.sleep,
-            limiter=limiter,
-        )
+def fast_service(speed: float, cache_dir: Path) -> FastService:
+    """The sandbox on a fast clock with a small window (bulk creation is paced by it), and a
+    cache of this process alone."""
+    settings = Settings(cache_dir=cache_dir, rate_limit={"shared": False})
+    return FastService(speed, settings, limit=LIMIT, window=WINDOW)
 
 
 async def creation(count: int, chunk: int, speed: float) -> dict[str, Any]:
     rows = portfolio_rows(count)
     with tempfile.TemporaryDirectory() as tmp:
-        service = Service(speed, Path(tmp) / "cache")
+        service = fast_service(speed, Path(tmp) / "cache")
         ctx = await service.open()
         try:
             importer = ctx.portfolio_importer(chunk_size=chunk)
@@ -296,7 +269,7 @@ async def _held(task: Any) -> tuple[Any, float]:
 async def looks(count: int, runs: int) -> dict[str, float]:
     rows = portfolio_rows(count)
     with tempfile.TemporaryDirectory() as tmp:
-        service = Service(1000.0, Path(tmp) / "cache")
+        service = fast_service(1000.0, Path(tmp) / "cache")
         ctx = await service.open()
         try:
             importer = ctx.portfolio_importer(chunk_size=1000)

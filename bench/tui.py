@@ -187,6 +187,15 @@ class Setup:
         argv = [sys.executable, *(extra or []), "-m", "lawsuit_tui"]
         return AppSpec("lawsuit-tui", argv, OUR_READY, self.env(cache), str(self.app_root))
 
+    def ours_under_lag_probe(self, cache: Path, log_name: str) -> tuple[AppSpec, Path]:
+        """Ours, run under the lag probe (how long its event loop was held, step by step),
+        and the file ``log_name`` the probe writes in the base directory."""
+        spec = self.ours(cache)
+        lag_log = self.base / log_name
+        spec.argv = [sys.executable, str(ROOT / "bench" / "_tui_lagprobe.py")]
+        spec.env = {**spec.env, "BENCH_TUI_LAG_LOG": str(lag_log)}
+        return spec, lag_log
+
     def candidates(self, cache: Path) -> list[AppSpec]:
         """Ours, and the patched tree of ``--compare-root`` when there is one."""
         specs = [self.ours(cache)]
@@ -631,11 +640,7 @@ def scale_cases(
     setup = harness.setup
     big_codes = big_request_codes(plan)
     edge_codes = set(big_codes[:3] + big_codes[-3:])
-    # The app runs under the lag probe: how long its event loop was held, step by step.
-    spec = setup.ours(cache)
-    lag_log = setup.base / "scale-lag.log"
-    spec.argv = [sys.executable, str(ROOT / "bench" / "_tui_lagprobe.py")]
-    spec.env = {**spec.env, "BENCH_TUI_LAG_LOG": str(lag_log)}
+    spec, lag_log = setup.ours_under_lag_probe(cache, "scale-lag.log")
     phases = [(time.monotonic(), "opening the app on the filled cache")]
     with harness.running(spec, KEY_SIZE) as (launch, _s, ready):
         if ready is None:

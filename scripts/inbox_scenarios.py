@@ -13,11 +13,10 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.sandbox.world.systems import DOWN_COURTS, RATE_LIMITED_COURTS
 from lawsuit_tui.ui.inbox.dialogs import InboxExportDialog, InboxFilterDialog
 from lawsuit_tui.ui.inbox.screen import InboxScreen
-from tests.support.ui_harness import ContextClockHarness, settle, shared_world, wait_for
+from tests.support.ui_harness import ContextClockHarness, settle, shared_world, track, wait_for
 
 DAY = 86_400.0
 TIERS = ("hot", "warm", "cold")
@@ -49,14 +48,8 @@ async def a_morning(sandbox: ContextClockHarness, pilot: Pilot[Any], count: int 
     context = await app.context()
     for number, code in enumerate(moving_lawsuits(count)):
         tier = TIERS[number % len(TIERS)]
-        body: dict[str, Any] = {
-            "search": {"search_type": "lawsuit_cnj", "search_key": code},
-            "recurrence": 1,
-            "tags": {"tier": tier},
-        }
-        if TERMS[tier]:
-            body["notification_filters"] = {"step_terms": TERMS[tier]}
-        await context.trackings.create(TrackingCreateBody.model_validate(body))
+        filters = {"notification_filters": {"step_terms": TERMS[tier]}} if TERMS[tier] else {}
+        await track(sandbox, code, recurrence=1, tags={"tier": tier}, **filters)
     await sandbox.advance(DAY + 60)
     await sandbox.advance(10)
     await context.inbox.poll()

@@ -15,7 +15,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select
 
-from lawsuit_tui.domain.bodies import CredentialItem, TrackingCreateBody
+from lawsuit_tui.domain.bodies import CredentialItem
 from lawsuit_tui.ui.count.court_picker import CourtPicker
 from lawsuit_tui.ui.count.find_dialog import FindDialog
 from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
@@ -28,7 +28,13 @@ from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
 from lawsuit_tui.ui.vault.credential_form import KIND_CERTIFICATE, CredentialFormScreen
 from lawsuit_tui.ui.vault.screen import VaultScreen
-from tests.support.ui_harness import ContextClockHarness, samples, settle, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    samples,
+    settle,
+    track,
+    wait_for,
+)
 
 DAY = 86_400.0
 
@@ -53,38 +59,27 @@ async def finish(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-def track(key: str, **extra: Any) -> TrackingCreateBody:
-    search_type = "lawsuit_cnj" if "." in key else "cpf"
-    return TrackingCreateBody.model_validate(
-        {"search": {"search_type": search_type, "search_key": key}, **extra}
-    )
-
-
 async def some_trackings(sandbox: ContextClockHarness) -> list[Any]:
-    context = await sandbox.app.context()
     sample = samples()
     made = [
-        await context.trackings.create(
-            track(
-                sample["moving_lawsuit"],
-                recurrence=1,
-                tags={"tier": "hot", "labels": ["vip", "contencioso"]},
-            )
+        await track(
+            sandbox,
+            sample["moving_lawsuit"],
+            recurrence=1,
+            tags={"tier": "hot", "labels": ["vip", "contencioso"]},
         ),
-        await context.trackings.create(
-            track(
-                sample["cpf"][0],
-                recurrence=7,
-                fixed_time=True,
-                hour_range=11,
-                execution_minute=30,
-                tags={"tier": "warm", "labels": ["cobrança"], "name": "Cliente ACME"},
-            )
+        await track(
+            sandbox,
+            sample["cpf"][0],
+            recurrence=7,
+            fixed_time=True,
+            hour_range=11,
+            execution_minute=30,
+            tags={"tier": "warm", "labels": ["cobrança"], "name": "Cliente ACME"},
         ),
-        await context.trackings.create(
-            track(sample["lawsuit_cnj"][2], recurrence=30, tags={"tier": "cold"})
-        ),
+        await track(sandbox, sample["lawsuit_cnj"][2], recurrence=30, tags={"tier": "cold"}),
     ]
+    context = await sandbox.app.context()
     await context.trackings.pause(made[2].tracking_id)
     await sandbox.advance(2 * DAY)
     await sandbox.advance(10)
@@ -106,12 +101,18 @@ async def trackings_list(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> Non
     await finish(pilot)
 
 
-async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+async def press_on_the_list(sandbox: ContextClockHarness, pilot: Pilot[Any], *keys: str) -> None:
+    """The trackings list, its table focused, then ``keys`` pressed."""
     await trackings_list(sandbox, pilot)
     screen = pilot.app.screen
     assert isinstance(screen, PortfolioScreen)
     screen.table.focus()
-    await pilot.press("down", "down", "enter")  # the moving lawsuit, which has movements
+    await pilot.press(*keys)
+
+
+async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
+    # the moving lawsuit, which has movements
+    await press_on_the_list(sandbox, pilot, "down", "down", "enter")
     await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
     detail = pilot.app.screen
     assert isinstance(detail, TrackingDetailScreen)
@@ -238,32 +239,21 @@ async def count_find(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
 
 
 async def tracking_delete_confirm(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("d")  # a destructive question: "Keep"/"No" has the focus
+    # a destructive question: "Keep"/"No" has the focus
+    await press_on_the_list(sandbox, pilot, "d")
     await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
     await finish(pilot)
 
 
 async def portfolio_marked(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     """Two trackings marked, and the question before pausing them."""
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("space", "space", "p")
+    await press_on_the_list(sandbox, pilot, "space", "space", "p")
     await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
     await finish(pilot)
 
 
 async def portfolio_tier_picker(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await trackings_list(sandbox, pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, PortfolioScreen)
-    screen.table.focus()
-    await pilot.press("a", "t")
+    await press_on_the_list(sandbox, pilot, "a", "t")
     await wait_for(lambda: isinstance(pilot.app.screen, TierPickerScreen), pilot.pause)
     await finish(pilot)
 
@@ -286,10 +276,7 @@ async def portfolio_import_preview(sandbox: ContextClockHarness, pilot: Pilot[An
 async def tracking_detail_error(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     """A run that met a court that is down: the movement says so."""
     await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
-    context = await sandbox.app.context()
-    record = await context.trackings.create(
-        track(samples()["court_down_lawsuit"], tags={"tier": "hot"})
-    )
+    record = await track(sandbox, samples()["court_down_lawsuit"], tags={"tier": "hot"})
     await sandbox.advance(DAY + 10)
     await sandbox.advance(10)
     screen = await goto(pilot, "trackings", PortfolioScreen)

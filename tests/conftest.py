@@ -1,15 +1,20 @@
-"""Isolation for every test: no developer config, cache or language leaks in."""
+"""Isolation for every test: no developer config, cache or language leaks in; and the service
+rig the service and conformance tests share."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from lawsuit_tui.domain.formatting import set_display_zone
 from lawsuit_tui.i18n import set_language
+
+if TYPE_CHECKING:
+    from tests.support.service_rig import Rig
 
 
 @pytest.fixture(autouse=True)
@@ -32,3 +37,16 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield config_file
         set_language("en")
         set_display_zone(None)
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    """The sandbox in process on a frozen clock, and service contexts over it with a temporary
+    cache (``rig.open()``), closed after the test."""
+    from tests.support.service_rig import Rig  # the sandbox: only for the tests that ask
+
+    opened = Rig(tmp_path / "cache")
+    try:
+        yield opened
+    finally:
+        await opened.aclose()

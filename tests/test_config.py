@@ -140,14 +140,42 @@ def test_wrong_type_message(isolated_config: Path) -> None:
     assert str(info.value) == f"{isolated_config}: rate_limit.calls: expected an integer, got 'abc'"
 
 
-def test_wrong_type_from_env_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LAWSUIT_TUI_RATE_LIMIT__SECONDS", "soon")
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        pytest.param(
+            "LAWSUIT_TUI_RATE_LIMIT__SECONDS",
+            "soon",
+            "rate_limit.seconds: expected a number, got 'soon'",
+            id="wrong-type",
+        ),
+        pytest.param(
+            "LAWSUIT_TUI_TIMEOUTS__CONNECT",
+            "Infinity",
+            "timeouts.connect: expected a finite number, got 'Infinity'",
+            id="non-finite-number",
+        ),
+        pytest.param(
+            "LAWSUIT_TUI_CACHE_DIR",
+            "",
+            "cache_dir: expected a path, not an empty string",
+            id="empty-cache-dir",
+        ),
+        pytest.param(
+            "LAWSUIT_TUI_ZZZ",
+            "1",
+            "not a setting (lawsuit-tui config show lists every key)",
+            id="unknown-without-a-close-name",
+        ),
+    ],
+)
+def test_a_bad_environment_variable_is_named_with_what_is_wrong(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError) as info:
         load_settings()
-    assert str(info.value) == (
-        "environment variable LAWSUIT_TUI_RATE_LIMIT__SECONDS: "
-        "rate_limit.seconds: expected a number, got 'soon'"
-    )
+    assert str(info.value) == f"environment variable {name}: {expected}"
 
 
 def test_unknown_key_and_bad_values_are_reported(
@@ -370,16 +398,6 @@ def test_non_finite_numbers_are_refused(
     assert "expected a finite number" in line or "must be greater than 0" in line
 
 
-def test_non_finite_number_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LAWSUIT_TUI_TIMEOUTS__CONNECT", "Infinity")
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    assert str(info.value) == (
-        "environment variable LAWSUIT_TUI_TIMEOUTS__CONNECT: timeouts.connect: "
-        "expected a finite number, got 'Infinity'"
-    )
-
-
 @pytest.mark.parametrize(
     ("toml", "expected"),
     [
@@ -459,18 +477,6 @@ def test_unknown_environment_variable_is_an_error_with_the_closest_name(
     )
 
 
-def test_unknown_environment_variable_without_a_close_name(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("LAWSUIT_TUI_ZZZ", "1")
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    assert str(info.value) == (
-        "environment variable LAWSUIT_TUI_ZZZ: not a setting "
-        "(lawsuit-tui config show lists every key)"
-    )
-
-
 def test_every_documented_kind_of_variable_is_known(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in {
         "LAWSUIT_TUI_THEME": "nord",
@@ -498,16 +504,6 @@ def test_empty_paths_are_refused(
     write(isolated_config, f'{key} = "  "\n')
     assert one_line_error(capsys) == (
         f"lawsuit-tui: {isolated_config}: {key}: expected a path, not an empty string"
-    )
-
-
-def test_empty_cache_dir_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LAWSUIT_TUI_CACHE_DIR", "")
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    assert str(info.value) == (
-        "environment variable LAWSUIT_TUI_CACHE_DIR: cache_dir: "
-        "expected a path, not an empty string"
     )
 
 

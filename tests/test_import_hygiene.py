@@ -9,7 +9,6 @@ they fill in.
 
 from __future__ import annotations
 
-import ast
 import json
 import pkgutil
 import subprocess
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import lawsuit_tui
+from tests.support.import_statements import imports_in, package_modules
 
 PACKAGE_DIR = Path(lawsuit_tui.__file__).parent
 NON_UI = ("domain", "api", "store", "services", "sandbox", "webhooks", "config", "cli")
@@ -108,39 +108,9 @@ def test_non_ui_layers_load_no_textual(package: str) -> None:
     assert offenders == {}
 
 
-def imports_in(path: Path, module: str) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import statement in a file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package_parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.extend((node.lineno, alias.name) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package_parts[: len(package_parts) - node.level + 1]
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
-            found.append((node.lineno, target))
-            # `from lawsuit_tui import api` imports a package too.
-            found.extend((node.lineno, f"{target}.{alias.name}") for alias in node.names)
-    return found
-
-
-def source_files(package: str) -> list[tuple[Path, str]]:
-    root = PACKAGE_DIR / package
-    files = []
-    for path in sorted(root.rglob("*.py")):
-        parts = path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        files.append((path, name))
-    return files
-
-
 def violations(package: str, forbidden: tuple[str, ...]) -> list[str]:
     found = []
-    for path, module in source_files(package):
+    for module, path in package_modules(f"lawsuit_tui.{package}").items():
         for line, target in imports_in(path, module):
             if any(is_under(target, bad) for bad in forbidden):
                 found.append(f"{path.relative_to(PACKAGE_DIR.parent)}:{line}: {target}")

@@ -1,4 +1,5 @@
-"""The sandbox in process, on a frozen clock, for the client tests."""
+"""Fixtures of the client tests: the sandbox in process on a frozen clock, and a virtual clock
+for the clients of a mocked service."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.support.client_rig import SandboxRig, open_sandbox
+from tests.support.clock import VirtualClock
 
 
 @pytest.fixture
@@ -16,3 +18,9 @@ async def sandbox() -> AsyncIterator[SandboxRig]:
         yield rig
     finally:
         await rig.aclose()
+
+
+@pytest.fixture
+def clock() -> VirtualClock:
+    """Every wait instant, and recorded in ``clock.sleeps``."""
+    return VirtualClock()

@@ -6,6 +6,7 @@ the three error shapes on demand); a virtual clock makes every wait instant and 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
@@ -13,6 +14,7 @@ import httpx
 import pytest
 import respx
 
+from lawsuit_tui.api.client import ApiClient
 from lawsuit_tui.api.errors import (
     ApiError,
     BadRequest,
@@ -31,21 +33,10 @@ from lawsuit_tui.api.errors import (
     parse_rate_reset,
     parse_retry_after,
 )
-from lawsuit_tui.domain.bodies import CountBody, CreateRequestBody, SearchBody
+from lawsuit_tui.domain.bodies import CountBody
 from tests.support.client_rig import ROOT, make_client
 from tests.support.clock import VirtualClock
-
-REQUEST = {"request_id": "r-1", "status": "pending", "search": {"search_type": "cpf"}}
-
-
-def create_body() -> CreateRequestBody:
-    return CreateRequestBody(search=SearchBody(search_type="cpf", search_key="52998224725"))
-
-
-@pytest.fixture
-def clock() -> VirtualClock:
-    return VirtualClock()
-
+from tests.support.mocked_service import REQUEST, create_body
 
 # --- error bodies ------------------------------------------------------------------------
 
@@ -275,30 +266,33 @@ async def test_create_is_retried_when_certainly_not_processed(
     assert api.stats.rate_limited == 1
 
 
+@pytest.mark.parametrize(
+    ("path", "call"),
+    [
+        pytest.param(
+            "/miner/requests/count",
+            lambda api: api.count(CountBody(kind="judgement-bond", responses_limit=5)),
+            id="count",
+        ),
+        # Paid (its credits are debited at once, D72).
+        pytest.param(
+            "/miner/requests/create",
+            lambda api: api.create_find(CountBody(kind="judgement-bond", responses_limit=5)),
+            id="find",
+        ),
+    ],
+)
 @respx.mock(base_url=ROOT)
-async def test_count_is_not_retried_after_a_dropped_connection(
-    respx_mock: respx.MockRouter, clock: VirtualClock
+async def test_a_miner_call_is_never_retried_after_a_dropped_connection(
+    respx_mock: respx.MockRouter,
+    clock: VirtualClock,
+    path: str,
+    call: Callable[[ApiClient], Awaitable[object]],
 ) -> None:
-    route = respx_mock.post("/miner/requests/count").mock(
-        side_effect=httpx.RemoteProtocolError("peer closed")
-    )
+    route = respx_mock.post(path).mock(side_effect=httpx.RemoteProtocolError("peer closed"))
     async with make_client(clock) as api:
         with pytest.raises(TransportFailure):
-            await api.count(CountBody(kind="judgement-bond", responses_limit=5))
-    assert route.call_count == 1
-
-
-@respx.mock(base_url=ROOT)
-async def test_a_find_request_is_never_retried_once_sent(
-    respx_mock: respx.MockRouter, clock: VirtualClock
-) -> None:
-    """Paid (its credits are debited at once, D72): a dropped connection is not retried."""
-    route = respx_mock.post("/miner/requests/create").mock(
-        side_effect=httpx.RemoteProtocolError("peer closed")
-    )
-    async with make_client(clock) as api:
-        with pytest.raises(TransportFailure):
-            await api.create_find(CountBody(kind="judgement-bond", responses_limit=5))
+            await call(api)
     assert route.call_count == 1
 
 

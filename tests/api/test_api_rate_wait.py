@@ -17,11 +17,9 @@ from lawsuit_tui.api.errors import CourtUnavailable, RateLimited
 from lawsuit_tui.api.ledger import FileRateLedger
 from lawsuit_tui.api.ratelimit import RateWait
 from lawsuit_tui.config import load_settings
-from lawsuit_tui.domain.bodies import CreateRequestBody, SearchBody
 from tests.support.client_rig import ROOT, WindowServer, make_client, make_config
 from tests.support.clock import VirtualClock
-
-REQUEST = {"request_id": "r-1", "status": "pending", "search": {"search_type": "cpf"}}
+from tests.support.mocked_service import REQUEST, create_body
 
 
 def too_many(retry_after: str | None = None, **headers: str) -> httpx.Response:
@@ -30,15 +28,6 @@ def too_many(retry_after: str | None = None, **headers: str) -> httpx.Response:
     return httpx.Response(
         429, headers=headers, json={"error": "TOO_MANY_REQUESTS", "message": "slow down"}
     )
-
-
-def create_body() -> CreateRequestBody:
-    return CreateRequestBody(search=SearchBody(search_type="cpf", search_key="52998224725"))
-
-
-@pytest.fixture
-def clock() -> VirtualClock:
-    return VirtualClock()
 
 
 # --- waiting out a 429 ---------------------------------------------------------------------

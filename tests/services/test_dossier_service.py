@@ -26,16 +26,6 @@ def calls(ctx: ServiceContext, route: str) -> int:
     return ctx.api.stats.by_route[route]
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def dctx(rig: Rig, clock: FakeClock) -> ServiceContext:
-    return await rig.open(now=clock)
-
-
 async def test_the_plan_says_what_each_step_costs_before_any_call(
     dctx: ServiceContext, rig: Rig
 ) -> None:

@@ -21,16 +21,6 @@ def calls(ctx: ServiceContext, route: str) -> int:
     return ctx.api.stats.by_route[route]
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def dctx(rig: Rig, clock: FakeClock) -> ServiceContext:
-    return await rig.open(now=clock)
-
-
 async def test_an_answer_younger_than_the_age_comes_from_the_cache(
     dctx: ServiceContext, rig: Rig, clock: FakeClock
 ) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import lawsuit_tui.store
+from tests.support.import_statements import package_modules
 
 PACKAGE = Path(lawsuit_tui.store.__file__).parent
 ALLOWED_OUTSIDE = ("tinydb", "orjson", "platformdirs", "lawsuit_tui.domain", "lawsuit_tui.i18n")
@@ -16,12 +17,7 @@ ALLOWED_OUTSIDE = ("tinydb", "orjson", "platformdirs", "lawsuit_tui.domain", "la
 
 @functools.cache
 def _modules() -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = path
-    return found
+    return package_modules("lawsuit_tui.store")
 
 
 def _imports(path: Path, module: str) -> set[str]:

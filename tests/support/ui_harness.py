@@ -19,12 +19,15 @@ from textual.widgets import Input
 
 from lawsuit_tui.api.client import BaseUrls
 from lawsuit_tui.config import Settings, load_settings
+from lawsuit_tui.domain.bodies import TrackingCreateBody
+from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.sandbox.app import create_app, drain
 from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.services.context import SANDBOX_ROOT, ServiceContext
 from lawsuit_tui.ui.app import LawsuitApp
 from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 from lawsuit_tui.ui.lookup.screen import LookupScreen
+from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
@@ -40,6 +43,7 @@ __all__ = [
     "look_up",
     "open_from_lookup",
     "open_new_request",
+    "open_requests",
     "open_trackings",
     "ready",
     "related_sample",
@@ -52,6 +56,7 @@ __all__ = [
     "snap",
     "snap_in_language",
     "snap_scenario",
+    "track",
     "type_text",
     "wait_for",
 ]
@@ -196,6 +201,28 @@ async def open_trackings(pilot: Any) -> PortfolioScreen:
     await wait_for(lambda: screen.loaded_from_service, pilot.pause)
     await settle(pilot)
     return screen
+
+
+async def open_requests(pilot: Any) -> RequestsScreen:
+    """Go to the requests screen (F3) and let it settle."""
+    await pilot.press("f3")
+    await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, RequestsScreen)
+    return screen
+
+
+async def track(harness: Harness, key: str, **extra: Any) -> TrackingRecord:
+    """Register a tracking of ``key``, a CNJ code (it has dots) or else a CPF, with ``extra``
+    fields of the body (recurrence, tags...), through the app's services: the screens learn
+    of it when they next load."""
+    search_type = "lawsuit_cnj" if "." in key else "cpf"
+    body = TrackingCreateBody.model_validate(
+        {"search": {"search_type": search_type, "search_key": key}, **extra}
+    )
+    context = await harness.app.context()
+    return await context.trackings.create(body)
 
 
 # --- snapshots of a screen at both sizes ------------------------------------------------------

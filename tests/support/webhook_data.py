@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lawsuit_tui.config import Settings, load_settings
+
 TOKEN = "t0k3n-for-the-tests-AbCdEfGh123"
 CODE = "1234567-89.2024.8.26.0100"
 _ids = itertools.count(1)
@@ -143,6 +145,14 @@ def completion_notice(
 
 
 # --------------------------------------------------------------------- processes and polling
+
+
+def receiver_settings() -> Settings:
+    """The test's settings with the app's receiver on a port the OS picks (tests run side by
+    side)."""
+    settings = load_settings()
+    webhooks = settings.webhooks.model_copy(update={"port": 0})
+    return settings.model_copy(update={"webhooks": webhooks})
 
 
 def child_env(base: Path, **extra: str) -> dict[str, str]:

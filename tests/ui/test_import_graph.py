@@ -11,39 +11,16 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-import lawsuit_tui.ui as ui_package
-
-UI_DIR = Path(ui_package.__file__).parent
-PACKAGE_ROOT = UI_DIR.parents[1]
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE_ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+from tests.support.import_statements import imports_in, package_modules
 
 
 def ui_modules() -> dict[str, Path]:
-    return {module_name(path): path for path in sorted(UI_DIR.rglob("*.py"))}
+    return package_modules("lawsuit_tui.ui")
 
 
 def imported_names(path: Path, module: str) -> set[str]:
-    """Every module an import statement of the file names (``from a import b`` names ``a``
-    and ``a.b``: b may be a module)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                target = ".".join([*base, node.module] if node.module else base)
-            else:
-                target = node.module or ""
-            found.add(target)
-            found.update(f"{target}.{alias.name}" for alias in node.names)
-    return found
+    """Every module an import statement of the file names."""
+    return {target for _line, target in imports_in(path, module)}
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -146,7 +123,7 @@ def test_only_the_entry_points_import_the_app() -> None:
 
 def test_subpackages_are_thin() -> None:
     """Each ``__init__`` of ui is a docstring: importing a module never runs a package's code."""
-    for path in UI_DIR.rglob("__init__.py"):
+    for path in (p for p in ui_modules().values() if p.name == "__init__.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         body: Iterable[ast.stmt] = tree.body
         assert all(

@@ -12,7 +12,16 @@ from lawsuit_tui.ui.dialogs.text_prompt import TextPrompt
 from lawsuit_tui.ui.language import interface_language
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
-from tests.support.ui_harness import SIZES, Harness, ready, samples, settle, snap, wait_for
+from tests.support.ui_harness import (
+    SIZES,
+    Harness,
+    open_requests,
+    ready,
+    samples,
+    settle,
+    snap,
+    wait_for,
+)
 
 
 async def finished_request(pilot: Any, harness: Harness) -> list[str]:
@@ -29,9 +38,7 @@ async def finished_request(pilot: Any, harness: Harness) -> list[str]:
 
 
 async def open_prompt(pilot: Any) -> TextPrompt:
-    await pilot.press("f3")
-    await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-    await settle(pilot)
+    await open_requests(pilot)
     await pilot.press("i")
     await wait_for(lambda: isinstance(pilot.app.screen, TextPrompt), pilot.pause)
     prompt = pilot.app.screen

@@ -12,6 +12,7 @@ from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from tests.support.ui_harness import (
     Harness,
+    open_requests,
     ready,
     samples,
     settle,
@@ -28,9 +29,7 @@ async def test_create_a_request_and_see_the_cached_then_the_definitive_response(
     async with harness.app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         await harness.advance(30 * DAY)  # the court moves on; the stored copy stays behind
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-        await settle(pilot)
+        await open_requests(pilot)
         await pilot.press("n")
         await wait_for(lambda: isinstance(pilot.app.screen, RequestFormScreen), pilot.pause)
         pilot.app.screen.query_one("#rf-search_key", Input).value = moving
@@ -64,9 +63,7 @@ async def test_a_form_field_says_what_is_wrong_before_sending() -> None:
     harness = Harness()
     async with harness.app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-        await settle(pilot)
+        await open_requests(pilot)
         await pilot.press("n")
         await wait_for(lambda: isinstance(pilot.app.screen, RequestFormScreen), pilot.pause)
         form = pilot.app.screen

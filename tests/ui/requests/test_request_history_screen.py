@@ -13,7 +13,7 @@ from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.services.context import SANDBOX_ROOT, ServiceContext
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from tests.support.request_history import LenientRequests, history_times, seed_history
-from tests.support.ui_harness import Harness, ready, settle, wait_for
+from tests.support.ui_harness import Harness, open_requests, ready, settle, wait_for
 
 HISTORY = 1500
 
@@ -39,10 +39,7 @@ class LenientHarness(Harness):
 
 async def read_everything(harness: Harness, pilot: Any) -> RequestsScreen:
     await ready(pilot)
-    await pilot.press("f3")
-    await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, RequestsScreen)
+    screen = await open_requests(pilot)
     await wait_for(lambda: screen.loaded_from_service, pilot.pause)
     await settle(pilot)
     for _ in range(HISTORY):  # at most one page per press

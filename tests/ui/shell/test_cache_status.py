@@ -16,12 +16,19 @@ import pytest
 
 from lawsuit_tui.store import Store
 from lawsuit_tui.ui.language import interface_language
-from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.widgets.chrome import StatusLine, StatusSnapshot, render_status
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 from tests.support.cli_run import sandbox_cache
 from tests.support.confined import ROOT
-from tests.support.ui_harness import SIZES, Harness, ready, samples, settle, snap, wait_for
+from tests.support.ui_harness import (
+    SIZES,
+    Harness,
+    open_requests,
+    ready,
+    samples,
+    snap,
+    wait_for,
+)
 
 
 def status_text(app: Any) -> str:
@@ -101,9 +108,7 @@ async def test_a_request_made_beside_the_app_is_kept_by_it_and_shown() -> None:
         await ready(pilot)
         context = await pilot.app.context()
         assert context.cache_host is not None  # the app holds the cache and takes writes
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-        await settle(pilot)
+        await open_requests(pilot)
         # A real second process: `lawsuit-tui request` from another terminal.
         result = await asyncio.to_thread(
             subprocess.run,

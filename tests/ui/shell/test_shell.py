@@ -18,7 +18,7 @@ from lawsuit_tui.ui.dialogs.help import HelpScreen, binding_rows
 from lawsuit_tui.ui.lookup.screen import LookupScreen
 from lawsuit_tui.ui.navigation import DESTINATIONS, Destination
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
-from tests.support.ui_harness import Harness, ready, settle, wait_for
+from tests.support.ui_harness import Harness, open_requests, ready, settle, wait_for
 
 FORBIDDEN_KEYS = {"ctrl+a", "ctrl+b", "ctrl+s", "ctrl+enter", "ctrl+z", "ctrl+backslash"}
 
@@ -166,9 +166,7 @@ async def test_help_lists_the_keys_of_the_current_screen() -> None:
     harness = Harness()
     async with harness.app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-        await settle(pilot)
+        await open_requests(pilot)
         rows = binding_rows(pilot.app.screen)
         descriptions = {description for _where, _key, description in rows}
         assert "New request" in descriptions and "Help" in descriptions

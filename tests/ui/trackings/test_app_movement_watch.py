@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.inbox import InboxFilter
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
-from tests.support.ui_harness import ContextClockHarness, samples, wait_for
+from tests.support.ui_harness import ContextClockHarness, samples, track, wait_for
 
 DAY = 86_400.0
 
@@ -22,10 +21,7 @@ async def test_the_app_watches_movements_before_the_trackings_screen_is_seen() -
         watch = app.movement_watch
         assert isinstance(watch, MovementWatch) and watch.started
         context = await app.context()
-        body = TrackingCreateBody.model_validate(
-            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
-        )
-        record = await context.trackings.create(body)
+        record = await track(sandbox, moving)
         await watch.check(context, app)  # nothing ran yet: no notice
         assert app._notice_target is None
         await sandbox.advance(2 * DAY)

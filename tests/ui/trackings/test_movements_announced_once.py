@@ -7,22 +7,14 @@ from typing import Any
 import httpx
 from textual.pilot import Pilot
 
-from lawsuit_tui.config import load_settings
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.webhooks import WebhookIngestor
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
-from tests.support.ui_harness import ContextClockHarness, samples, wait_for
-from tests.support.webhook_data import tracking_response
+from tests.support.ui_harness import ContextClockHarness, samples, track, wait_for
+from tests.support.webhook_data import receiver_settings, tracking_response
 
 DAY = 86_400.0
-
-
-def _receiver_settings() -> Any:
-    settings = load_settings()
-    webhooks = settings.webhooks.model_copy(update={"port": 0})
-    return settings.model_copy(update={"webhooks": webhooks})
 
 
 def _envelope(tracking_id: str, response: ResponseRecord, callback_id: str) -> dict[str, Any]:
@@ -57,10 +49,7 @@ async def _a_tracking_that_moved(
     _record_notices(app)
     await wait_for(lambda: app.services is not None, pilot.pause)
     context = await app.context()
-    body = TrackingCreateBody.model_validate(
-        {"search": {"search_type": "lawsuit_cnj", "search_key": samples()["moving_lawsuit"]}}
-    )
-    record = await context.trackings.create(body)
+    record = await track(sandbox, samples()["moving_lawsuit"])
     watch = app.movement_watch
     assert isinstance(watch, MovementWatch)
     await watch.check(context, app)  # nothing ran yet: nothing to announce
@@ -75,7 +64,7 @@ async def _a_tracking_that_moved(
 async def test_a_movement_delivered_then_polled_is_announced_once(
     isolated_config: Any,
 ) -> None:
-    sandbox = ContextClockHarness(_receiver_settings())
+    sandbox = ContextClockHarness(receiver_settings())
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         record, responses = await _a_tracking_that_moved(sandbox, pilot)

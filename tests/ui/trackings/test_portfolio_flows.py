@@ -9,7 +9,6 @@ from typing import Any
 
 from textual.widgets import DataTable, Input, Select, Static
 
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.language import switch_language
@@ -23,6 +22,7 @@ from tests.support.ui_harness import (
     open_trackings,
     samples,
     settle,
+    track,
     wait_for,
 )
 
@@ -40,15 +40,6 @@ def portfolio_file(directory: Path) -> Path:
     path = directory / "carteira.csv"
     path.write_bytes("\r\n".join(lines).encode("cp1252"))
     return path
-
-
-async def track(sandbox: ContextClockHarness, key: str, **extra: Any) -> str:
-    context = await sandbox.app.context()
-    search_type = "lawsuit_cnj" if "." in key else "cpf"
-    body = TrackingCreateBody.model_validate(
-        {"search": {"search_type": search_type, "search_key": key}, **extra}
-    )
-    return (await context.trackings.create(body)).tracking_id
 
 
 async def test_import_from_the_app_previews_costs_and_creates(tmp_path: Path) -> None:
@@ -177,7 +168,7 @@ async def test_a_language_switch_keeps_the_portfolio_working_in_the_new_words() 
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
-        tracking_id = await track(sandbox, samples()["moving_lawsuit"])
+        tracking_id = (await track(sandbox, samples()["moving_lawsuit"])).tracking_id
         screen = await open_trackings(pilot)
         errors: list[BaseException] = []
         app.report_error = lambda error, **_kw: errors.append(error)
@@ -219,7 +210,8 @@ async def test_the_detail_says_what_an_error_movement_is_and_where_the_keys_are(
     async with sandbox.app.run_test(size=(120, 40)) as pilot:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
-        tracking_id = await track(sandbox, down, fixed_time=True, hour_range=11, execution_minute=0)
+        record = await track(sandbox, down, fixed_time=True, hour_range=11, execution_minute=0)
+        tracking_id = record.tracking_id
         await sandbox.advance(DAY + 10)  # the run meets a court that is down
         await sandbox.advance(10)
         screen = await open_trackings(pilot)
@@ -258,7 +250,7 @@ async def test_the_lawsuits_a_document_tracking_follows() -> None:
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
-        tracking_id = await track(sandbox, person)
+        tracking_id = (await track(sandbox, person)).tracking_id
         await sandbox.advance(0)  # the service works out what the tracking follows
         screen = await open_trackings(pilot)
         screen.show_params(tracking_id=tracking_id)

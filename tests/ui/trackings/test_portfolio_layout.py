@@ -12,7 +12,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.i18n import current_language
 from lawsuit_tui.ui.dialogs.help import HelpScreen, binding_rows
 from lawsuit_tui.ui.language import interface_language
@@ -20,7 +19,14 @@ from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
 from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.portfolio_text import KEY_WIDTH, portfolio_columns
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
-from tests.support.ui_harness import ContextClockHarness, open_trackings, samples, settle, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    open_trackings,
+    samples,
+    settle,
+    track,
+    wait_for,
+)
 
 LANGUAGES = ["en", "pt-BR"]
 
@@ -50,18 +56,13 @@ def footer_descriptions(screen: Screen[Any]) -> list[str]:
 
 
 async def some_trackings(sandbox: ContextClockHarness) -> None:
-    context = await sandbox.app.context()
     sample = samples()
     for key, extra in (
         (sample["moving_lawsuit"], {"recurrence": 30}),
         (sample["cpf"][0], {"recurrence": 30, "fixed_time": True, "hour_range": 8}),
         (sample["lawsuit_cnj"][2], {}),
     ):
-        search_type = "lawsuit_cnj" if "." in key else "cpf"
-        body = TrackingCreateBody.model_validate(
-            {"search": {"search_type": search_type, "search_key": key}, **extra}
-        )
-        await context.trackings.create(body)
+        await track(sandbox, key, **extra)
 
 
 def headers_cut(screen: PortfolioScreen) -> list[str]:

@@ -7,7 +7,6 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input
 
-from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.inbox import InboxFilter
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.errors import OperationNotAvailable
@@ -22,6 +21,7 @@ from tests.support.ui_harness import (
     open_trackings,
     samples,
     settle,
+    track,
     wait_for,
 )
 
@@ -164,10 +164,7 @@ async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
         context = await app.context()
-        body = TrackingCreateBody.model_validate(
-            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
-        )
-        record = await context.trackings.create(body)
+        record = await track(sandbox, moving)
         screen = await open_trackings(pilot)
         app.goto("lookup")  # the user is elsewhere when the movement arrives
         await pilot.pause()
@@ -194,10 +191,7 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
         context = await app.context()
-        body = TrackingCreateBody.model_validate(
-            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
-        )
-        record = await context.trackings.create(body)
+        record = await track(sandbox, moving)
         screen = await open_trackings(pilot)
         assert len(screen.table.columns) == 7  # 80 columns: no name, no date
         await pilot.resize_terminal(120, 40)
@@ -248,10 +242,7 @@ async def test_an_app_owned_watch_announces_without_the_screen() -> None:
         app: Any = pilot.app
         await wait_for(lambda: app.services is not None, pilot.pause)
         context = await app.context()
-        body = TrackingCreateBody.model_validate(
-            {"search": {"search_type": "lawsuit_cnj", "search_key": moving}}
-        )
-        record = await context.trackings.create(body)
+        record = await track(sandbox, moving)
         watch = MovementWatch()
         assert await watch.check(context, app)  # nothing ran yet: nothing announced
         assert app._notice_target is None

@@ -10,16 +10,13 @@ import pytest
 from textual.widgets import Input
 
 from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
-from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from lawsuit_tui.ui.transfer_files.error_report import ErrorReportDialog
 from lawsuit_tui.ui.transfer_files.screen import TransferFilesScreen
-from tests.support.ui_harness import SIZES, Harness, ready, settle, snap, wait_for
+from tests.support.ui_harness import SIZES, Harness, open_requests, ready, settle, snap, wait_for
 
 
 async def open_files(pilot: Any) -> TransferFilesScreen:
-    await pilot.press("f3")
-    await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-    await settle(pilot)
+    await open_requests(pilot)
     await pilot.press("t")
     await wait_for(lambda: isinstance(pilot.app.screen, TransferFilesScreen), pilot.pause)
     screen = pilot.app.screen

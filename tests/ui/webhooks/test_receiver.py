@@ -10,59 +10,29 @@ import httpx
 from rich.console import Console
 from textual.widgets import Static
 
-from lawsuit_tui.config import load_settings, read_config_file
-from lawsuit_tui.ui.requests.request_list import RequestsScreen
+from lawsuit_tui.config import read_config_file
 from lawsuit_tui.ui.requests.responses import ResponsesScreen
 from lawsuit_tui.ui.webhooks.screen import ReceiverScreen
 from lawsuit_tui.ui.widgets.chrome import StatusLine, render_status
-from tests.support.ui_harness import Harness, ready, settle, wait_for
-
-CODE = "1234567-89.2024.8.26.0100"
-
-
-def _completed(request_id: str, callback_id: str) -> dict[str, Any]:
-    return {
-        "user_id": "user-1",
-        "callback_id": callback_id,
-        "event_type": "request_completed",
-        "reference_type": "request",
-        "reference_id": request_id,
-        "payload": {
-            "request_id": request_id,
-            "search": {"search_type": "lawsuit_cnj", "search_key": CODE},
-            "origin": "api",
-            "status": "completed",
-            "created_at": "2026-11-20T12:00:00.000Z",
-            "updated_at": "2026-11-20T12:00:02.000Z",
-            "completed_at": "2026-11-20T12:00:02.000Z",
-            "responses_count": 1,
-        },
-    }
+from tests.support.ui_harness import Harness, open_requests, ready, wait_for
+from tests.support.webhook_data import (
+    lawsuit,
+    receiver_settings,
+    request_completed,
+    response_created,
+)
 
 
-def _response(request_id: str, callback_id: str, response_id: str) -> dict[str, Any]:
-    return {
-        "user_id": "user-1",
-        "callback_id": callback_id,
-        "event_type": "response_created",
-        "reference_type": "request",
-        "reference_id": request_id,
-        "payload": {
-            "request_id": request_id,
-            "response_id": response_id,
-            "response_type": "lawsuit",
-            "response_data": {"code": CODE, "instance": 1, "name": "Autor x Réu", "steps": []},
-            "created_at": "2026-11-20T12:00:01.000Z",
-            "request_created_at": "2026-11-20T12:00:00.000Z",
-            "tags": {"cached_response": False},
-        },
-    }
-
-
-def _receiver_settings() -> Any:
-    settings = load_settings()
-    webhooks = settings.webhooks.model_copy(update={"port": 0})
-    return settings.model_copy(update={"webhooks": webhooks})
+def _response(callback_id: str, response_id: str) -> dict[str, Any]:
+    """A lawsuit (no steps) answering the request req-wh-1, delivered as ``callback_id``."""
+    return response_created(
+        "req-wh-1",
+        cached=False,
+        response_id=response_id,
+        callback_id=callback_id,
+        data=lawsuit(steps=0),
+        origin=None,
+    )
 
 
 def _status_text(app: Any) -> str:
@@ -72,14 +42,11 @@ def _status_text(app: Any) -> str:
 async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
     isolated_config: Any,
 ) -> None:
-    harness = Harness(_receiver_settings())
+    harness = Harness(receiver_settings())
     async with harness.app.run_test(size=(120, 40)) as pilot:
         app: Any = pilot.app
         await ready(pilot)
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(app.screen, RequestsScreen), pilot.pause)
-        requests_screen = app.screen
-        await settle(pilot)
+        requests_screen = await open_requests(pilot)
 
         await pilot.press("f8")  # the receiver's screen
         await wait_for(lambda: isinstance(app.screen, ReceiverScreen), pilot.pause)
@@ -95,9 +62,11 @@ async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
         assert "webhooks on :" in _status_text(app)
 
         async with httpx.AsyncClient() as client:
-            answer = await client.post(url, json=_completed("req-wh-1", "cb-1"))
+            answer = await client.post(
+                url, json=request_completed("req-wh-1", callback_id="cb-1", responses_count=1)
+            )
             assert answer.status_code == 200
-            answer = await client.post(url, json=_response("req-wh-1", "cb-2", "resp-wh-1"))
+            answer = await client.post(url, json=_response("cb-2", "resp-wh-1"))
             assert answer.status_code == 200
         await wait_for(
             lambda: any(r.request_id == "req-wh-1" for r in requests_screen.records), pilot.pause
@@ -113,9 +82,9 @@ async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
         # a delivery for the request on screen: shown live, no notice to follow
         app._notice_target = None
         async with httpx.AsyncClient() as client:
-            answer = await client.post(url, json=_response("req-wh-1", "cb-3", "resp-wh-2"))
+            answer = await client.post(url, json=_response("cb-3", "resp-wh-2"))
             assert answer.status_code == 200
-            again = await client.post(url, json=_response("req-wh-1", "cb-3", "resp-wh-2"))
+            again = await client.post(url, json=_response("cb-3", "resp-wh-2"))
             assert again.status_code == 200  # a redelivery changes nothing
         await wait_for(lambda: len(responses.rows) == 2, pilot.pause)
         assert app._notice_target is None
@@ -133,7 +102,7 @@ async def test_the_receiver_starts_takes_deliveries_and_stops_with_one_key(
 
 
 async def test_a_receiver_that_cannot_run_says_why() -> None:
-    harness = Harness(_receiver_settings())
+    harness = Harness(receiver_settings())
     async with harness.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await ready(pilot)
@@ -170,13 +139,10 @@ async def test_what_a_standalone_receiver_stores_appears_in_the_views() -> None:
     async with harness.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await ready(pilot)
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(app.screen, RequestsScreen), pilot.pause)
-        screen = app.screen
-        await settle(pilot)
+        screen = await open_requests(pilot)
         context = await app.context()
         # The other process's write, as the cache sees it after Store.refresh().
-        stored = _completed("req-standalone-1", "cb-s1")["payload"]
+        stored = request_completed("req-standalone-1", responses_count=1)["payload"]
         context.store.upsert_requests([stored])
         refreshes: list[bool] = [True]
         context.store.refresh = lambda: refreshes.pop() if refreshes else False

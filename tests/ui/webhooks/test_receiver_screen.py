@@ -9,10 +9,10 @@ import httpx
 from rich.console import Console
 from textual.widgets import Static, TextArea
 
-from lawsuit_tui.config import load_settings
 from lawsuit_tui.ui.dialogs.text_view import TextViewScreen
 from lawsuit_tui.ui.webhooks.screen import ReceiverScreen
 from tests.support.ui_harness import Harness, ready, wait_for
+from tests.support.webhook_data import receiver_settings
 
 
 def _state(app: Any) -> str:
@@ -24,11 +24,7 @@ def _state(app: Any) -> str:
 async def test_the_receiver_screen_starts_copies_counts_and_lists_problems(
     isolated_config: Any,
 ) -> None:
-    settings = load_settings()
-    settings = settings.model_copy(
-        update={"webhooks": settings.webhooks.model_copy(update={"port": 0})}
-    )
-    harness = Harness(settings)
+    harness = Harness(receiver_settings())
     async with harness.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await ready(pilot)

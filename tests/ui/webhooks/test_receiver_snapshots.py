@@ -8,13 +8,11 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui.ui.requests.request_list import RequestsScreen
 from tests.support.ui_harness import (
     SIZES,
     Harness,
-    settle,
+    open_requests,
     snap,
-    wait_for,
 )
 
 
@@ -32,9 +30,7 @@ class _ListeningReceiver:
 @pytest.mark.parametrize("size", SIZES)
 def test_receiver_running_in_the_status_line(snap_compare: Any, size: tuple[int, int]) -> None:
     async def steps(pilot: Any, harness: Harness) -> None:
-        await pilot.press("f3")
-        await wait_for(lambda: isinstance(pilot.app.screen, RequestsScreen), pilot.pause)
-        await settle(pilot)
+        await open_requests(pilot)
         pilot.app.receiver_switch.receiver = _ListeningReceiver()
         pilot.app.receiver_switch.deliveries = 3
         pilot.app._refresh_status()
