@@ -133,11 +133,24 @@ def lawsuit_data(code: str, steps: int) -> dict[str, Any]:
 
 async def settle(pilot: Any) -> None:
     """Let every worker finish and the screen redraw (Textual 8 delays screen switches)."""
-    await pilot.app.workers.wait_for_complete()
+    await _workers_done(pilot)
     await pilot.pause()
     await pilot.pause(0.06)
-    await pilot.app.workers.wait_for_complete()
+    await _workers_done(pilot)
     await pilot.pause()
+
+
+async def _workers_done(pilot: Any) -> None:
+    """Wait for every worker; one cancelled meanwhile is done too (an exclusive worker is
+    cancelled when a newer one of its group starts: the inbox reloading after a poll)."""
+    from textual.worker import WorkerCancelled
+
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            continue  # wait for those still running, and the newer one
 
 
 async def ready(pilot: Any) -> None:
