@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
@@ -71,6 +72,10 @@ class Background:
             await coro
 
         task = asyncio.get_running_loop().create_task(wrapper())
+        if isinstance(coro, Coroutine):
+            # Cancelled before it ran (the loop closing as a command ends): never started,
+            # closed so that it is not reported as never awaited.
+            task.add_done_callback(lambda _task: _close_if_unstarted(coro))
         self._track(task)
         work = _WORK.get()
         if not delivery and work is not None:
@@ -226,3 +231,8 @@ class Background:
 def _earliest(*moments: Any) -> Any:
     found = [m for m in moments if m is not None]
     return min(found) if found else None
+
+
+def _close_if_unstarted(coro: Coroutine[Any, Any, None]) -> None:
+    if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
+        coro.close()
