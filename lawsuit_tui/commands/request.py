@@ -137,15 +137,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         responses: list[ResponseRecord] = []
 
         async def follow(request_id: str) -> None:
+            said = ""  # the request's last line: its completion often repeats its last status
             async for event in ctx.requests.follow(request_id):
-                if isinstance(event, StatusChanged):
-                    printer.line(record_line(event.record))
+                if isinstance(event, StatusChanged | Completed):
+                    line = record_line(event.record)
+                    if line != said:
+                        printer.line(line)
+                        said = line
+                    if isinstance(event, Completed):
+                        finals[request_id] = event.record
                 elif isinstance(event, ResponseArrived):
                     responses.append(event.response)
                     printer.line(response_line(event.response))
-                elif isinstance(event, Completed):
-                    finals[request_id] = event.record
-                    printer.line(record_line(event.record))
 
         await asyncio.gather(*(follow(r.request_id) for r in records))
         printer.finish()

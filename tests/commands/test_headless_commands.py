@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ import pytest
 from lawsuit_tui.commands.output import ProgressPrinter
 from lawsuit_tui.sandbox.keys import parse_keys
 from lawsuit_tui.services import context
-from lawsuit_tui.services.results import Progress
+from lawsuit_tui.services.requests import RequestService
+from lawsuit_tui.services.results import Completed, FollowEvent, Progress, StatusChanged
 from tests.support.cli_run import run_cli as run
 
 
@@ -82,6 +84,25 @@ def test_request_wait_json(capsys: pytest.CaptureFixture[str], samples: dict[str
         r.get("cached") or (r.get("tags") or {}).get("cached_response") for r in data["responses"]
     )
     assert "completed" in err  # progress went to standard error
+
+
+def test_request_wait_says_its_completion_once(
+    capsys: pytest.CaptureFixture[str], samples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poll that sees the status "completed" before the request's end is reported says it
+    once, not twice (as on real time: one line from the status, one from the end)."""
+    real = RequestService.follow
+
+    async def follow(self: RequestService, request_id: str) -> AsyncIterator[FollowEvent]:
+        async for event in real(self, request_id):
+            if isinstance(event, Completed):
+                yield StatusChanged(event.record)
+            yield event
+
+    monkeypatch.setattr(RequestService, "follow", follow)
+    code, _out, err = run(capsys, "request", samples["moving_lawsuit"], "--wait")
+    assert code == 0, err
+    assert sum("  completed  " in line for line in err.splitlines()) == 1, err
 
 
 def test_request_without_wait_prints_the_record(
