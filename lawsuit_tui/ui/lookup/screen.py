@@ -157,6 +157,9 @@ class LookupScreen(FramedScreen):
         self._hits: list[SearchHit] | None = None
         """The cache's lawsuits matching the words typed (None: no words searched)."""
         self._words = ""
+        self._typing_into_search = False
+        """Keys typed elsewhere are going into the field until it has the focus (focusing is
+        not at once: the rest of a burst still arrives here)."""
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="lookup-form"):
@@ -590,14 +593,25 @@ class LookupScreen(FramedScreen):
         must never go where nothing takes it (issue 19, the typed search lost)."""
         search = self.query_one("#search", Input)
         if self.focused is search:
+            self._typing_into_search = False
             return
-        if event.key == "ctrl+u" or (event.character or "").isdigit():
-            event.stop()
-            event.prevent_default()
-            search.value = event.character if event.key != "ctrl+u" and event.character else ""
+        character = event.character or ""
+        if self._typing_into_search and event.key == "enter":
+            # The burst's Enter searches what it typed (on the results it would open the
+            # old search's lawsuit).
+            search.post_message(Input.Submitted(search, search.value))
+        elif self._typing_into_search and event.is_printable:
+            search.insert_text_at_cursor(character)
+        elif event.key == "ctrl+u" or character.isdigit():
+            search.value = character if event.key != "ctrl+u" else ""
             search.cursor_position = len(search.value)
-            search.focus()
-            self.refresh_bindings()
+            self._typing_into_search = True
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        search.focus()
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "dossier":

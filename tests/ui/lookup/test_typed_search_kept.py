@@ -93,3 +93,29 @@ async def test_ctrl_u_and_a_new_search_typed_at_once_keep_the_new_search() -> No
         for _ in range(len(keys) + 2):
             await pilot.pause()
         assert search.value == second
+
+
+async def test_a_new_search_typed_at_once_on_the_results_is_searched_whole() -> None:
+    """On the results, Escape, Ctrl+U, a new CNPJ and Enter in one burst: the field takes
+    the focus only after the burst, so its keys still arrive at the results. Each digit used
+    to start the field again (it ended as the last digit, "0") and the Enter opened the old
+    search's lawsuit."""
+    harness = Harness()
+    first, second = samples()["cpf"][0], samples()["cnpj"][0]
+    async with harness.app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        screen = pilot.app.screen
+        search = screen.query_one("#search", Input)
+        await type_text(pilot, first)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.focused is not search  # on the results
+        typed = parse_search_key(second).display
+        keys = ["escape", "ctrl+u", *typed, "enter"]
+        for key in keys:
+            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await settle(pilot)
+        assert pilot.app.screen is screen  # the Enter did not open the old answer's lawsuit
+        assert search.value == typed
+        title = str(screen.query_one("#results-title", Static).content)
+        assert parse_search_key(second).display in title
