@@ -587,13 +587,17 @@ class LookupScreen(FramedScreen):
         self.query_one("#search", Input).focus()
         self.refresh_bindings()
 
+    @on(events.DescendantFocus)
+    def _search_took_the_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget.id == "search":
+            self._typing_into_search = False  # what follows is the field's own typing
+
     def on_key(self, event: events.Key) -> None:
         """A digit typed on the results or the suggestions starts a new search in the field
         (every search key starts with one), and Ctrl+U clears the field there too: typing
         must never go where nothing takes it (issue 19, the typed search lost)."""
         search = self.query_one("#search", Input)
         if self.focused is search:
-            self._typing_into_search = False
             return
         character = event.character or ""
         if self._typing_into_search and event.key == "enter":

@@ -12,7 +12,7 @@ import asyncio
 from typing import Any
 
 from textual import events
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from lawsuit_tui.domain.identifiers import parse_search_key
 from lawsuit_tui.ui.lookup.screen import LookupScreen
@@ -119,3 +119,9 @@ async def test_a_new_search_typed_at_once_on_the_results_is_searched_whole() -> 
         assert search.value == typed
         title = str(screen.query_one("#results-title", Static).content)
         assert parse_search_key(second).display in title
+        # Back on the results, their own keys work again (r asks the court, not the field).
+        screen.query_one(DataTable).focus()
+        await pilot.pause()
+        assert pilot.app.focused is not search
+        await pilot.press("r")
+        assert search.value == typed
