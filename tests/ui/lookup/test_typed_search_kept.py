@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from textual import events
+from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
 from lawsuit_tui.domain.identifiers import parse_search_key
 from lawsuit_tui.ui.lookup.screen import LookupScreen
+from tests.support.key_burst import burst
 from tests.support.ui_harness import Harness, ready, samples, settle, type_text, wait_for
 
 
@@ -55,17 +56,24 @@ async def test_an_old_answer_does_not_take_the_new_search() -> None:
         assert parse_search_key(second).display in title
 
 
+async def on_the_results(pilot: Any, key: str) -> tuple[Screen[Any], Input]:
+    """``key`` looked up from the lookup screen, the focus then on its results: the screen
+    and its search field."""
+    await ready(pilot)
+    screen = pilot.app.screen
+    search = screen.query_one("#search", Input)
+    await type_text(pilot, key)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert pilot.app.focused is not search  # on the results
+    return screen, search
+
+
 async def test_typing_on_the_results_starts_a_new_search_in_the_field() -> None:
     harness = Harness()
     first, second = samples()["cpf"][0], samples()["cnpj"][0]
     async with harness.app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
-        screen = pilot.app.screen
-        search = screen.query_one("#search", Input)
-        await type_text(pilot, first)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert pilot.app.focused is not search  # on the results
+        screen, search = await on_the_results(pilot, first)
         await pilot.press("ctrl+u")  # clears the field from the results
         assert search.value == "" and pilot.app.focused is search
         await pilot.press("tab")
@@ -88,8 +96,7 @@ async def test_ctrl_u_and_a_new_search_typed_at_once_keep_the_new_search() -> No
         search = pilot.app.screen.query_one("#search", Input)
         await type_text(pilot, first)
         keys = ["ctrl+u", *second]
-        for key in keys:  # queued before any is handled, as a terminal hands a burst over
-            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        burst(pilot.app, keys)
         for _ in range(len(keys) + 2):
             await pilot.pause()
         assert search.value == second
@@ -103,17 +110,9 @@ async def test_a_new_search_typed_at_once_on_the_results_is_searched_whole() -> 
     harness = Harness()
     first, second = samples()["cpf"][0], samples()["cnpj"][0]
     async with harness.app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
-        screen = pilot.app.screen
-        search = screen.query_one("#search", Input)
-        await type_text(pilot, first)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert pilot.app.focused is not search  # on the results
+        screen, search = await on_the_results(pilot, first)
         typed = parse_search_key(second).display
-        keys = ["escape", "ctrl+u", *typed, "enter"]
-        for key in keys:
-            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        burst(pilot.app, ["escape", "ctrl+u", *typed, "enter"])
         await settle(pilot)
         assert pilot.app.screen is screen  # the Enter did not open the old answer's lawsuit
         assert search.value == typed

@@ -11,6 +11,7 @@ from textual.widgets import Input, Select
 
 from lawsuit_tui.ui.widgets.form import FieldBox, show_problems
 from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
+from tests.support.key_burst import burst
 from tests.support.waiting import wait_for
 
 
@@ -28,13 +29,6 @@ class Login(App[None]):
         yield FieldBox("User", BusyInput(id="user"), field="user")
         yield FieldBox("Password", Input(id="password", password=True), field="password")
         yield FieldBox("Kind", Select([("Login", "login"), ("A1", "a1")], id="kind"), field="kind")
-
-
-def burst(app: App[None], keys: list[str]) -> None:
-    """Keys as a terminal hands them over in one read: all queued before any is handled."""
-    for key in keys:
-        character = key if len(key) == 1 else ("\t" if key == "tab" else None)
-        app.post_message(events.Key(key, character))
 
 
 async def test_a_burst_with_tab_lands_each_part_in_its_field() -> None:
