@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.binding import Binding, BindingType
 
 from lawsuit_tui.i18n import _
+from lawsuit_tui.ui.dialogs.answered import if_answered
 from lawsuit_tui.ui.dialogs.text_prompt import LinePrompt
 from lawsuit_tui.ui.host import host_of
 from lawsuit_tui.ui.keys import named_keys
@@ -57,10 +58,8 @@ def ask_folder(
     replaces one.
     """
 
-    def chosen(folder: Path | None) -> None:
-        if folder is not None:
-            then(folder)
-
     if explanation is None:
         explanation = _("The file is saved in this folder (never over an existing file).")
-    app.push_screen(FolderPrompt(title, explanation, host_of(app).settings.download_dir), chosen)
+    app.push_screen(
+        FolderPrompt(title, explanation, host_of(app).settings.download_dir), if_answered(then)
+    )

@@ -42,6 +42,7 @@ from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey
 from lawsuit_tui.i18n import N_, _, pgettext
 from lawsuit_tui.services.dossier import DossierProgress, dossier_key
 from lawsuit_tui.services.dossier_model import StepRecord
+from lawsuit_tui.ui.dialogs.answered import if_answered
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.dossier.charts import chart_widget
 from lawsuit_tui.ui.dossier.sections import (
@@ -607,12 +608,8 @@ class DossierScreen(FramedScreen):
                 by,
                 current.verdict if current is not None else None,
             ),
-            self._decided,
+            if_answered(self._record_decision),
         )
-
-    def _decided(self, answer: DecisionText | None) -> None:
-        if answer is not None:
-            self._record_decision(answer)
 
     @work(exclusive=True, group="dossier.decision", exit_on_error=False)
     async def _record_decision(self, answer: DecisionText) -> None:
@@ -648,12 +645,8 @@ class DossierScreen(FramedScreen):
                 dict(tiers.tiers),
                 tiers.default,
             ),
-            self._tier_chosen,
+            if_answered(self._track),
         )
-
-    def _tier_chosen(self, tier: str | None) -> None:
-        if tier is not None:
-            self._track(tier)
 
     @work(exclusive=True, group="dossier.track", exit_on_error=False)
     async def _track(self, tier: str) -> None:
@@ -683,11 +676,9 @@ class DossierScreen(FramedScreen):
             return
         from lawsuit_tui.ui.dossier.dialogs import ReportFormatDialog
 
-        self.app.push_screen(ReportFormatDialog(), self._format_chosen)
+        self.app.push_screen(ReportFormatDialog(), if_answered(self._ask_export_folder))
 
-    def _format_chosen(self, fmt: str | None) -> None:
-        if fmt is None:
-            return
+    def _ask_export_folder(self, fmt: str) -> None:
         from lawsuit_tui.ui.dialogs.folder_prompt import ask_folder
 
         ask_folder(
