@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -50,34 +50,33 @@ class DecisionDialog(FormDialog[DecisionText | None]):
         self._by = by
         self._current = current
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="form-frame"):
-            yield Static(
-                _("Decision on {who}").format(who=self._who), id="form-title", markup=False
-            )
-            with VerticalScroll(id="form-body"):
-                yield FieldBox(
-                    _("Decision"),
-                    Select(
-                        [(v.word(v.VERDICT_WORDS, verdict), verdict) for verdict in Verdict],
-                        value=self._current or Verdict.APPROVE,
-                        allow_blank=False,
-                        id="verdict",
-                    ),
-                    field="verdict",
-                )
-                yield FieldBox(
-                    _("Why"),
-                    Input(placeholder=_("e.g. guarantee required; labour exposure"), id="note"),
-                    field="note",
-                    hint=_("Required unless you approve without conditions."),
-                )
-                yield FieldBox(_("By"), Input(self._by, id="by"), field="by")
-            with Horizontal(id="form-buttons"):
-                yield send_button(
-                    self.app, _("Record ({key})"), "dossier.decision.submit", button_id="send"
-                )
-                yield cancel_button(self.app, "dossier.decision.cancel", button_id="cancel")
+    def form_title(self) -> str:
+        return _("Decision on {who}").format(who=self._who)
+
+    def compose_fields(self) -> ComposeResult:
+        yield FieldBox(
+            _("Decision"),
+            Select(
+                [(v.word(v.VERDICT_WORDS, verdict), verdict) for verdict in Verdict],
+                value=self._current or Verdict.APPROVE,
+                allow_blank=False,
+                id="verdict",
+            ),
+            field="verdict",
+        )
+        yield FieldBox(
+            _("Why"),
+            Input(placeholder=_("e.g. guarantee required; labour exposure"), id="note"),
+            field="note",
+            hint=_("Required unless you approve without conditions."),
+        )
+        yield FieldBox(_("By"), Input(self._by, id="by"), field="by")
+
+    def compose_buttons(self) -> ComposeResult:
+        yield send_button(
+            self.app, _("Record ({key})"), "dossier.decision.submit", button_id="send"
+        )
+        yield cancel_button(self.app, "dossier.decision.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#verdict", Select).focus()

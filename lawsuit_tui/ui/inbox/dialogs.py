@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Input, Select, Static
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, Input, Select
 
 from lawsuit_tui.domain.formatting import format_int
 from lawsuit_tui.domain.inbox import InboxFilter
@@ -85,7 +85,10 @@ class InboxFilterDialog(FormDialog[FilterChoice | None]):
         self._period = period
         self._facets = facets
 
-    def compose(self) -> ComposeResult:
+    def form_title(self) -> str:
+        return _("Show in the inbox")
+
+    def compose_fields(self) -> ComposeResult:
         now = self._current
         facets = self._facets
 
@@ -95,47 +98,39 @@ class InboxFilterDialog(FormDialog[FilterChoice | None]):
             chosen = value if value in known else ANY
             return Select[str](options, value=chosen, allow_blank=False, id=f"if-{name}")
 
-        with Vertical(id="form-frame"):
-            yield Static(_("Show in the inbox"), id="form-title", markup=False)
-            with VerticalScroll(id="form-body"):
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(
-                        _("When it came"),
-                        Select[str](
-                            [(period_label(p), p) for p in PERIODS],
-                            value=self._period,
-                            allow_blank=False,
-                            id="if-period",
-                        ),
-                        field="period",
-                    )
-                    yield FieldBox(
-                        _("Read or not"),
-                        Checkbox(_("Unread only"), now.unread, id="if-unread"),
-                        field="unread",
-                    )
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(
-                        _("Tier"),
-                        select("tier", facets.tiers, now.tier, label=lambda v: word(TIER_WORDS, v)),
-                        field="tier",
-                    )
-                    yield FieldBox(
-                        _("Court"), select("court", facets.courts, now.court), field="court"
-                    )
-                yield FieldBox(
-                    _("Step type"),
-                    select("step-type", facets.step_types, now.step_type),
-                    field="step-type",
-                )
-                yield FieldBox(
-                    _("Step term found"), select("term", facets.terms, now.term), field="term"
-                )
-            with Horizontal(id="form-buttons"):
-                yield cancel_button(self.app, "inbox.filters.cancel", button_id="if-cancel")
-                yield send_button(
-                    self.app, _("Apply ({key})"), "inbox.filters.apply", button_id="if-apply"
-                )
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(
+                _("When it came"),
+                Select[str](
+                    [(period_label(p), p) for p in PERIODS],
+                    value=self._period,
+                    allow_blank=False,
+                    id="if-period",
+                ),
+                field="period",
+            )
+            yield FieldBox(
+                _("Read or not"),
+                Checkbox(_("Unread only"), now.unread, id="if-unread"),
+                field="unread",
+            )
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(
+                _("Tier"),
+                select("tier", facets.tiers, now.tier, label=lambda v: word(TIER_WORDS, v)),
+                field="tier",
+            )
+            yield FieldBox(_("Court"), select("court", facets.courts, now.court), field="court")
+        yield FieldBox(
+            _("Step type"),
+            select("step-type", facets.step_types, now.step_type),
+            field="step-type",
+        )
+        yield FieldBox(_("Step term found"), select("term", facets.terms, now.term), field="term")
+
+    def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "inbox.filters.cancel", button_id="if-cancel")
+        yield send_button(self.app, _("Apply ({key})"), "inbox.filters.apply", button_id="if-apply")
 
     def on_mount(self) -> None:
         self.query_one("#if-period", Select).focus()
@@ -179,7 +174,10 @@ class InboxExportDialog(FormDialog[ExportChoice | None]):
         self._counts = counts
         self._folder = folder
 
-    def compose(self) -> ComposeResult:
+    def form_title(self) -> str:
+        return _("Export movements")
+
+    def compose_fields(self) -> ComposeResult:
         counts = self._counts
         scopes = [
             (_("The movements shown ({n})").format(n=format_int(counts["shown"])), "shown"),
@@ -193,40 +191,38 @@ class InboxExportDialog(FormDialog[ExportChoice | None]):
                     "selected",
                 ),
             )
-        with Vertical(id="form-frame"):
-            yield Static(_("Export movements"), id="form-title", markup=False)
-            with VerticalScroll(id="form-body"):
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(
-                        _("Format"),
-                        Select[str](
-                            [
-                                (_("CSV (spreadsheet)"), CSV_FORMAT),
-                                (_("JSON (every field)"), JSON_FORMAT),
-                            ],
-                            value=CSV_FORMAT,
-                            allow_blank=False,
-                            id="ie-format",
-                        ),
-                        field="format",
-                        hint=_("CSV: ; between cells, decimal comma, dd/mm/yyyy."),
-                    )
-                    yield FieldBox(
-                        _("Which"),
-                        Select[str](scopes, value=scopes[0][1], allow_blank=False, id="ie-scope"),
-                        field="scope",
-                    )
-                yield FieldBox(
-                    _("Folder"),
-                    Input(str(self._folder), id="ie-folder"),
-                    field="folder",
-                    hint=_("A new file is made there; none is ever replaced."),
-                )
-            with Horizontal(id="form-buttons"):
-                yield cancel_button(self.app, "inbox.export.cancel", button_id="ie-cancel")
-                yield send_button(
-                    self.app, _("Export ({key})"), "inbox.export.submit", button_id="ie-submit"
-                )
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(
+                _("Format"),
+                Select[str](
+                    [
+                        (_("CSV (spreadsheet)"), CSV_FORMAT),
+                        (_("JSON (every field)"), JSON_FORMAT),
+                    ],
+                    value=CSV_FORMAT,
+                    allow_blank=False,
+                    id="ie-format",
+                ),
+                field="format",
+                hint=_("CSV: ; between cells, decimal comma, dd/mm/yyyy."),
+            )
+            yield FieldBox(
+                _("Which"),
+                Select[str](scopes, value=scopes[0][1], allow_blank=False, id="ie-scope"),
+                field="scope",
+            )
+        yield FieldBox(
+            _("Folder"),
+            Input(str(self._folder), id="ie-folder"),
+            field="folder",
+            hint=_("A new file is made there; none is ever replaced."),
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "inbox.export.cancel", button_id="ie-cancel")
+        yield send_button(
+            self.app, _("Export ({key})"), "inbox.export.submit", button_id="ie-submit"
+        )
 
     def on_mount(self) -> None:
         self.query_one("#ie-format", Select).focus()

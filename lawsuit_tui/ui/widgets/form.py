@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
@@ -188,6 +188,29 @@ class FormDialog(ModalScreen[ResultType]):
 
     def __init__(self) -> None:
         super().__init__(classes="form-dialog")
+
+    def compose(self) -> ComposeResult:
+        """The frame: the title, the fields in ``#form-body``, the buttons in
+        ``#form-buttons``; a form writes :meth:`form_title`, :meth:`compose_fields` and
+        :meth:`compose_buttons` (one that overrides this builds the same frame itself)."""
+        with Vertical(id="form-frame"):
+            yield Static(self.form_title(), id="form-title", markup=False)
+            with VerticalScroll(id="form-body"):
+                yield from self.compose_fields()
+            with Horizontal(id="form-buttons"):
+                yield from self.compose_buttons()
+
+    def form_title(self) -> str:
+        """The line over the fields (plain text, no markup)."""
+        raise NotImplementedError
+
+    def compose_fields(self) -> ComposeResult:
+        """The fields, each a :class:`FieldBox` (and any lines between them)."""
+        raise NotImplementedError
+
+    def compose_buttons(self) -> ComposeResult:
+        """:func:`send_button` and :func:`cancel_button`, in the order the form shows them."""
+        raise NotImplementedError
 
     def action_submit(self) -> None:
         """Check the form and send it; each form says how."""

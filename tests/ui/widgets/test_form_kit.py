@@ -1,5 +1,6 @@
 """The form kit, for every form: errors leave when the field changes, a focused drop-down
-looks focused, and a typed burst (user, Tab, password) keeps its order (issue 19)."""
+looks focused, a typed burst (user, Tab, password) keeps its order (issue 19), and a modal
+form gets its frame from ``FormDialog``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import asyncio
 
 from textual import events
 from textual.app import App, ComposeResult
-from textual.widgets import Input, Select
+from textual.widgets import Button, Input, Select, Static
 
-from lawsuit_tui.ui.widgets.form import FieldBox, show_problems
+from lawsuit_tui.ui.widgets.form import FieldBox, FormDialog, show_problems
 from lawsuit_tui.ui.widgets.typed_order import keep_typed_order
 from tests.support.key_burst import burst
 from tests.support.waiting import wait_for
@@ -96,3 +97,37 @@ async def test_keys_bound_by_a_field_keep_their_place_in_a_burst() -> None:
                 await pilot.pause()
             assert app.query_one("#days", Input).value == expected, keys
             assert app.query_one("#key", Input).value == "0083969"
+
+
+class NoteDialog(FormDialog[str | None]):
+    """A form that writes only the hooks: FormDialog builds its frame."""
+
+    def form_title(self) -> str:
+        return "A [b]note[/b]"
+
+    def compose_fields(self) -> ComposeResult:
+        yield FieldBox("Note", Input(id="note"), field="note")
+
+    def compose_buttons(self) -> ComposeResult:
+        yield Button("Cancel", id="cancel", classes="form-cancel")
+        yield Button("Send", id="send", classes="form-submit")
+
+    def action_submit(self) -> None:
+        self.dismiss(self.query_one("#note", Input).value)
+
+
+async def test_a_form_dialog_builds_its_frame_from_the_hooks() -> None:
+    answers: list[str | None] = []
+    app = App[None]()
+    async with app.run_test() as pilot:
+        app.push_screen(NoteDialog(), answers.append)
+        await pilot.pause()
+        dialog = app.screen
+        title = dialog.query_one("#form-frame > #form-title", Static)
+        assert str(title.render()) == "A [b]note[/b]"  # plain text: no markup
+        assert dialog.query_one("#form-frame > #form-body FieldBox", FieldBox).field == "note"
+        buttons = [button.id for button in dialog.query("#form-frame > #form-buttons Button")]
+        assert buttons == ["cancel", "send"]
+        dialog.query_one("#note", Input).focus()
+        await pilot.press("o", "k", "enter")
+        await wait_for(lambda: answers == ["ok"])
