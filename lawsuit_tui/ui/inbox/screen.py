@@ -24,6 +24,7 @@ from textual.widgets import Input, Static
 from lawsuit_tui.domain.formatting import display_zone, format_int
 from lawsuit_tui.domain.inbox import InboxFilter, Movement, day_start
 from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.ui.dialogs.answered import if_answered
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
 from lawsuit_tui.ui.inbox.dialogs import (
@@ -326,21 +327,21 @@ class InboxScreen(FramedScreen):
     async def _open_filters(self) -> None:
         context = await self.services()
         facets = await asyncio.to_thread(context.inbox.facets)
+        self.app.push_screen(
+            InboxFilterDialog(self.query_filter, self.period, facets),
+            if_answered(self._filter_chosen),
+        )
 
-        def chosen(choice: FilterChoice | None) -> None:
-            if choice is None:
-                return
-            self.query_filter = self.query_filter.but(
-                tier=choice.tier,
-                court=choice.court,
-                step_type=choice.step_type,
-                term=choice.term,
-                unread=choice.unread,
-            )
-            self.period = choice.period
-            self.load(self.movement_list.current_id)
-
-        self.app.push_screen(InboxFilterDialog(self.query_filter, self.period, facets), chosen)
+    def _filter_chosen(self, choice: FilterChoice) -> None:
+        self.query_filter = self.query_filter.but(
+            tier=choice.tier,
+            court=choice.court,
+            step_type=choice.step_type,
+            term=choice.term,
+            unread=choice.unread,
+        )
+        self.period = choice.period
+        self.load(self.movement_list.current_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("demo_portfolio", "next_day") and not self._in_sandbox():
