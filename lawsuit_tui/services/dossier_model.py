@@ -194,8 +194,6 @@ class StepCost:
 
     def describe(self) -> str:
         """``2 billable calls to the datalake + 1 paid request (R$ 1,50)``; "no cost"."""
-        from lawsuit_tui.domain.formatting import format_money
-
         parts: list[str] = []
         if self.calls or self.per_thousand:
             calls = ngettext(
@@ -212,17 +210,10 @@ class StepCost:
                     n=self.requests
                 )
             )
-        if not parts:
-            return _("no cost")
-        text = " + ".join(parts)
-        if self.amount is not None:
-            text += f" ({format_money(self.amount)})"
-        return text
+        return self._joined(parts)
 
     def short(self) -> str:
         """``4 calls + 1 request (R$ 1,50)``, for a line of the steps; "no cost"."""
-        from lawsuit_tui.domain.formatting import format_money
-
         parts: list[str] = []
         if self.calls or self.per_thousand:
             n = max(self.calls, 1)
@@ -232,6 +223,12 @@ class StepCost:
             parts.append(
                 ngettext("{n} request", "{n} requests", self.requests).format(n=self.requests)
             )
+        return self._joined(parts)
+
+    def _joined(self, parts: list[str]) -> str:
+        """The parts of a cost joined by " + ", with the amount when known; "no cost"."""
+        from lawsuit_tui.domain.formatting import format_money
+
         if not parts:
             return _("no cost")
         text = " + ".join(parts)
