@@ -940,7 +940,7 @@ def _add_dossier(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _config_file(environ: Mapping[str, str]) -> Path:
-    # The same rule as lawsuit_tui.config.config_path, without importing pydantic (tested equal).
+    # lawsuit_tui.config.config_path, without importing pydantic.
     from lawsuit_tui.preferences import config_file
 
     return config_file(environ)

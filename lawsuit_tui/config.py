@@ -46,12 +46,15 @@ from pydantic_settings import (
 )
 
 from lawsuit_tui.i18n import N_, _, normalize_language
-from lawsuit_tui.preferences import DEFAULT_SANDBOX_SEED
+from lawsuit_tui.preferences import (
+    APP_NAME,
+    CONFIG_ENV_VAR,
+    DEFAULT_SANDBOX_SEED,
+    ENV_PREFIX,
+    config_file,
+)
 
-APP_NAME = "lawsuit-tui"
-ENV_PREFIX = "LAWSUIT_TUI_"
 ENV_NESTED_DELIMITER = "__"
-CONFIG_ENV_VAR = "LAWSUIT_TUI_CONFIG"
 
 # Keys save_preferences may write. The webhook path token is the one secret kept in the file
 # by design (issue 8: generated when absent, shown once, stored in the config).
@@ -65,13 +68,9 @@ class ConfigError(Exception):
     """A configuration problem, already phrased for the user (file, key, problem)."""
 
 
-def config_path(environ: Mapping[str, str] | None = None) -> Path:
-    """The TOML file: ``$LAWSUIT_TUI_CONFIG`` if set, else the platform's config dir."""
-    env = os.environ if environ is None else environ
-    override = env.get(CONFIG_ENV_VAR)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+# The TOML file: ``$LAWSUIT_TUI_CONFIG`` if set, else the platform's config dir. One rule,
+# kept in preferences.py, which reads the file for the first frame without pydantic.
+config_path = config_file
 
 
 def _default_cache_dir() -> Path:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from lawsuit_tui.commands.output import (
     EXIT_BAD_INPUT,
@@ -24,15 +24,7 @@ from lawsuit_tui.commands.output import (
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.cache_maintenance import cache_stats, prune_cache, verify_cache
 from lawsuit_tui.services.errors import CacheError, CacheLocked
-from lawsuit_tui.services.paths import cache_path
-
-
-class _Settings(Protocol):
-    @property
-    def cache_dir(self) -> Path: ...
-
-    @property
-    def mode(self) -> str: ...
+from lawsuit_tui.services.paths import CacheSettings, cache_path
 
 
 def _stats(directory: Path) -> int:
@@ -140,7 +132,7 @@ def _recover(args: argparse.Namespace, settings: Any) -> int:
     return run_with_context(settings, use_case, needs_cache=True, recover_first=False)
 
 
-def run(args: argparse.Namespace, settings: _Settings) -> int:
+def run(args: argparse.Namespace, settings: CacheSettings) -> int:
     directory = cache_path(settings)
     command = getattr(args, "cache_command", None) or "stats"
     try:

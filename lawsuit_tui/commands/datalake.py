@@ -33,10 +33,10 @@ from lawsuit_tui.config import Settings
 from lawsuit_tui.domain.datalake import DatalakeSearch, StepsCountBody
 from lawsuit_tui.domain.formatting import format_datetime, format_int, parse_date_br
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
-from lawsuit_tui.domain.requests import Filter, KeysFilter, SubjectFilter
+from lawsuit_tui.domain.requests import Filter
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.context import ServiceContext
-from lawsuit_tui.services.datalake import Kept, entity_key
+from lawsuit_tui.services.datalake import Kept, entity_key, lawsuit_filter
 
 __all__ = ["filter_of", "run"]
 
@@ -59,27 +59,17 @@ def filter_of(args: argparse.Namespace) -> Filter | None:
     """The datalake filter the options ask for; None when they ask for none."""
     if args.tribunals and args.excluded_tribunals:
         raise _BadInput(_("--tribunal and --exclude-tribunal cannot be used together"))
-    data: dict[str, Any] = {}
-    if args.side:
-        data["side"] = args.side
-    if args.tribunals or args.excluded_tribunals:
-        keys = list(args.tribunals or args.excluded_tribunals)
-        data["tribunals"] = KeysFilter(keys=keys, not_equal=bool(args.excluded_tribunals))
-    if args.class_codes:
-        data["classification_codes"] = KeysFilter(keys=list(args.class_codes), not_equal=False)
-    if args.subject_codes:
-        data["subject_codes"] = SubjectFilter(contains=list(args.subject_codes), not_contains=[])
-    low = _day(args.distributed_from, end=False)
-    high = _day(args.distributed_to, end=True)
-    if low is not None:
-        data["distribution_date_gte"] = low
-    if high is not None:
-        data["distribution_date_lte"] = high
-    if args.amount_min is not None:
-        data["amount_gte"] = args.amount_min
-    if args.amount_max is not None:
-        data["amount_lte"] = args.amount_max
-    return Filter(**data) if data else None
+    return lawsuit_filter(
+        side=args.side,
+        tribunals=args.tribunals,
+        excluded_tribunals=args.excluded_tribunals,
+        class_codes=args.class_codes,
+        subject_codes=args.subject_codes,
+        distributed_from=_day(args.distributed_from, end=False),
+        distributed_to=_day(args.distributed_to, end=True),
+        amount_min=args.amount_min,
+        amount_max=args.amount_max,
+    )
 
 
 def _cost(kept: Kept[Any]) -> dict[str, Any]:

@@ -55,6 +55,8 @@ __all__ = [
 ]
 
 PROG = "lawsuit-tui"
+# Back to the start of the line, and erase it: the line a terminal redraws in place.
+_ERASE_LINE = "\r\x1b[2K"
 
 
 def confirmed(question: str) -> bool:
@@ -102,7 +104,31 @@ def bad_input_message(exc: BaseException) -> str:
     return str(exc)
 
 
-class ProgressPrinter:
+class _LineInPlace:
+    """A line on standard error that a terminal redraws in place; off a terminal, lines at
+    most every ``every`` seconds (``_last_line``: when the last was printed)."""
+
+    def __init__(self, stream: TextIO | None, every: float, clock: Callable[[], float]) -> None:
+        self.stream = stream or sys.stderr
+        self.is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every
+        self._clock = clock
+        self._last_line = -1e9
+        self._drawn = False
+
+    def _draw(self, text: str) -> None:
+        self.stream.write(_ERASE_LINE + text)
+        self.stream.flush()
+        self._drawn = True
+
+    def _erase(self) -> None:
+        if self.is_tty and self._drawn:
+            self._drawn = False
+            self.stream.write(_ERASE_LINE)
+            self.stream.flush()
+
+
+class ProgressPrinter(_LineInPlace):
     """Progress on standard error: a bar redrawn in place on a terminal, plain lines
     (at most one per ``every`` seconds, and one per new message) otherwise."""
 
@@ -114,14 +140,9 @@ class ProgressPrinter:
         width: int = 30,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.stream = stream or sys.stderr
-        self.is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = every
+        super().__init__(stream, every, clock)
         self.width = width
-        self._clock = clock
         self._last_message: str | None = None
-        self._last_line = -1e9
-        self._drawn = False
 
     def _text(self, progress: Progress) -> str:
         parts = [progress.message]
@@ -141,9 +162,7 @@ class ProgressPrinter:
             if progress.total:
                 filled = min(self.width, int(self.width * progress.done / progress.total))
                 bar = "[" + "#" * filled + "-" * (self.width - filled) + "] "
-            self.stream.write("\r\x1b[2K" + bar + self._text(progress))
-            self.stream.flush()
-            self._drawn = True
+            self._draw(bar + self._text(progress))
             return
         now = self._clock()
         if progress.message != self._last_message or now - self._last_line >= self.every:
@@ -157,10 +176,7 @@ class ProgressPrinter:
         print(text, file=self.stream, flush=True)
 
     def finish(self) -> None:
-        if self.is_tty and self._drawn:
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
-            self._drawn = False
+        self._erase()
 
 
 class _Wait(Protocol):
@@ -171,7 +187,7 @@ class _Wait(Protocol):
     def seconds_left(self) -> int: ...
 
 
-class Countdown:
+class Countdown(_LineInPlace):
     """A wait shown on standard error: redrawn in place every second on a terminal; off a
     terminal (cron, a log file) a line when it starts and every ``every`` seconds after."""
 
@@ -183,21 +199,14 @@ class Countdown:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
-        self.stream = stream or sys.stderr
-        self.is_tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = every
-        self._clock = clock
+        super().__init__(stream, every, clock)
         self._sleep = sleep
-        self._last_line = -1e9
-        self._drawn = False
         self._ticking: asyncio.Task[None] | None = None
 
     def show(self, text: str) -> None:
         with contextlib.suppress(OSError, ValueError):  # a closed terminal: nothing to tell
             if self.is_tty:
-                self.stream.write("\r\x1b[2K" + text)
-                self.stream.flush()
-                self._drawn = True
+                self._draw(text)
                 return
             now = self._clock()
             if now - self._last_line >= self.every:
@@ -210,11 +219,8 @@ class Countdown:
             self._ticking.cancel()
             self._ticking = None
         self._last_line = -1e9
-        if self.is_tty and self._drawn:
-            with contextlib.suppress(OSError, ValueError):
-                self.stream.write("\r\x1b[2K")
-                self.stream.flush()
-            self._drawn = False
+        with contextlib.suppress(OSError, ValueError):
+            self._erase()
 
     def follow_rate_wait(self, wait: _Wait | None) -> None:
         """The listener of ``ApiClient.on_rate_wait``: a countdown while a wait lasts (a

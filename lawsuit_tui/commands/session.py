@@ -222,7 +222,7 @@ def _cache_state(ctx: ServiceContext, *, read_only: bool, needs_cache: bool) -> 
     """Say what is wrong with the cache; an exit code when the command must not run."""
     for line in ctx.damage.lines():
         error_line(line)
-    message = ctx.status.cache_message
+    message = ctx.status.current.cache_message
     if ctx.cache.writable or read_only:
         return None
     if needs_cache:

@@ -243,7 +243,7 @@ class ServiceContext:
         A cache held by another process is opened read-only and its writes are handed to
         that process (``shared_cache.py``); when the holder takes none, it is waited for up
         to ``cache_wait`` seconds (``on_cache_wait`` is told the seconds left), then
-        ``status.cache_message`` says why nothing will be kept. While this process holds the
+        ``status.current.cache_message`` says why nothing will be kept. While this process holds the
         cache it takes in the writes of the others (``serve_writes``).
         """
         mode = settings.mode

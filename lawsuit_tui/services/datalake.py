@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
@@ -35,11 +35,19 @@ from lawsuit_tui.domain.datalake import (
 from lawsuit_tui.domain.entities import EntitiesAnswer, mask_document
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, SearchKey, parse_search_key
 from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.requests import Filter
+from lawsuit_tui.domain.requests import Filter, KeysFilter, SubjectFilter
 from lawsuit_tui.i18n import _, ngettext
 from lawsuit_tui.services.deps import Deps
 
-__all__ = ["DatalakeCost", "DatalakeService", "Kept", "entity_key", "query_key"]
+__all__ = [
+    "DatalakeCost",
+    "DatalakeService",
+    "Kept",
+    "entity_key",
+    "lawsuit_filter",
+    "person_or_company",
+    "query_key",
+]
 
 T = TypeVar("T")
 
@@ -93,15 +101,57 @@ def entity_key(text: str) -> SearchKey:
         if sum(ch.isalpha() for ch in name) < 3 or any(ch.isdigit() for ch in name):
             raise
         return SearchKey("name", name, name)
+    return person_or_company(
+        key, _("Registration data are searched by CPF, CNPJ or name, not by {kind}")
+    )
+
+
+def person_or_company(key: SearchKey, refusal: str) -> SearchKey:
+    """``key`` when it is a CPF or a CNPJ; else InvalidSearchKey saying ``refusal``, whose
+    ``{kind}`` names the kind of key given (OAB, CNJ...)."""
     if key.search_type not in ("cpf", "cnpj"):
         raise InvalidSearchKey(
-            _("Registration data are searched by CPF, CNPJ or name, not by {kind}").format(
-                kind=key.search_type.upper().replace("LAWSUIT_", "")
-            ),
+            refusal.format(kind=key.search_type.upper().replace("LAWSUIT_", "")),
             kind=key.search_type,
             reason="format",
         )
     return key
+
+
+def lawsuit_filter(
+    *,
+    side: str | None = None,
+    tribunals: Sequence[str] = (),
+    excluded_tribunals: Sequence[str] = (),
+    class_codes: Sequence[str] = (),
+    subject_codes: Sequence[str] = (),
+    distributed_from: datetime | None = None,
+    distributed_to: datetime | None = None,
+    amount_min: float | None = None,
+    amount_max: float | None = None,
+) -> Filter | None:
+    """The filter of a datalake search (a count, a listing) that keeps what these choose;
+    None when they choose nothing. Courts are kept or left out, not both: the caller
+    refuses both in its own words."""
+    data: dict[str, Any] = {}
+    if side:
+        data["side"] = side
+    if tribunals or excluded_tribunals:
+        keys = list(tribunals or excluded_tribunals)
+        data["tribunals"] = KeysFilter(keys=keys, not_equal=bool(excluded_tribunals))
+    if class_codes:
+        data["classification_codes"] = KeysFilter(keys=list(class_codes), not_equal=False)
+    if subject_codes:
+        data["subject_codes"] = SubjectFilter(contains=list(subject_codes), not_contains=[])
+    if distributed_from is not None:
+        data["distribution_date_gte"] = distributed_from
+    if distributed_to is not None:
+        data["distribution_date_lte"] = distributed_to
+    if amount_min is not None:
+        data["amount_gte"] = amount_min
+    if amount_max is not None:
+        data["amount_lte"] = amount_max
+    return Filter(**data) if data else None
 
 
 def query_key(wire: Any) -> str:

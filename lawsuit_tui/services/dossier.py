@@ -43,7 +43,7 @@ from lawsuit_tui.domain.lawsuit import Lawsuit
 from lawsuit_tui.domain.portfolio import ImportRow
 from lawsuit_tui.domain.requests import Filter, RequestRecord
 from lawsuit_tui.i18n import _
-from lawsuit_tui.services.datalake import DatalakeService, Kept
+from lawsuit_tui.services.datalake import DatalakeService, Kept, person_or_company
 from lawsuit_tui.services.deps import Deps
 from lawsuit_tui.services.dossier_model import (
     CountFigure,
@@ -97,16 +97,9 @@ _NONE_FOUND = frozenset(
 def dossier_key(text: str) -> SearchKey:
     """The CPF or CNPJ of a dossier; InvalidSearchKey for anything else (a dossier is about
     a person or a company, D190)."""
-    key = parse_search_key(text)
-    if key.search_type not in ("cpf", "cnpj"):
-        raise InvalidSearchKey(
-            _("A dossier is made of a CPF or a CNPJ, not of {kind}.").format(
-                kind=key.search_type.upper().replace("LAWSUIT_", "")
-            ),
-            kind=key.search_type,
-            reason="format",
-        )
-    return key
+    return person_or_company(
+        parse_search_key(text), _("A dossier is made of a CPF or a CNPJ, not of {kind}.")
+    )
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,10 @@ from lawsuit_tui.domain.dossier import (
 from lawsuit_tui.domain.entities import Entity
 from lawsuit_tui.domain.identifiers import SearchKey
 from lawsuit_tui.domain.lawsuit import Lawsuit
-from lawsuit_tui.domain.requests import Filter, KeysFilter, SubjectFilter
+from lawsuit_tui.domain.requests import Filter
 from lawsuit_tui.domain.warrants import Warrant
 from lawsuit_tui.i18n import N_, _, ngettext
+from lawsuit_tui.services.datalake import lawsuit_filter
 
 __all__ = [
     "STANDARD_PROFILE",
@@ -92,29 +93,23 @@ class CountSpec:
 
 
 def _filter_of(name: str, spec: DossierCount) -> Filter | None:
-    data: dict[str, Any] = {}
     if spec.tribunals and spec.exclude_tribunals:
         raise ProfileError(
             _("dossier count {name}: tribunals and exclude_tribunals cannot both be set").format(
                 name=name
             )
         )
-    if spec.side:
-        data["side"] = _SIDES[spec.side]
-    if spec.tribunals or spec.exclude_tribunals:
-        keys = list(spec.tribunals or spec.exclude_tribunals)
-        data["tribunals"] = KeysFilter(keys=keys, not_equal=bool(spec.exclude_tribunals))
-    if spec.class_codes:
-        data["classification_codes"] = KeysFilter(keys=list(spec.class_codes), not_equal=False)
-    if spec.subject_codes:
-        data["subject_codes"] = SubjectFilter(contains=list(spec.subject_codes), not_contains=[])
-    if spec.amount_min is not None:
-        data["amount_gte"] = spec.amount_min
-    if spec.amount_max is not None:
-        data["amount_lte"] = spec.amount_max
-    if not data:
+    flt = lawsuit_filter(
+        side=_SIDES[spec.side] if spec.side else None,
+        tribunals=spec.tribunals,
+        excluded_tribunals=spec.exclude_tribunals,
+        class_codes=spec.class_codes,
+        subject_codes=spec.subject_codes,
+        amount_min=spec.amount_min,
+        amount_max=spec.amount_max,
+    )
+    if flt is None:
         return None
-    flt = Filter(**data)
     try:
         # The datalake's own rules (known courts, ordered ranges), before any call.
         DatalakeSearch.of("cpf", "00000000000", flt)
@@ -199,8 +194,6 @@ class StepCost:
 
     def describe(self) -> str:
         """``2 billable calls to the datalake + 1 paid request (R$ 1,50)``; "no cost"."""
-        from lawsuit_tui.domain.formatting import format_money
-
         parts: list[str] = []
         if self.calls or self.per_thousand:
             calls = ngettext(
@@ -217,17 +210,10 @@ class StepCost:
                     n=self.requests
                 )
             )
-        if not parts:
-            return _("no cost")
-        text = " + ".join(parts)
-        if self.amount is not None:
-            text += f" ({format_money(self.amount)})"
-        return text
+        return self._joined(parts)
 
     def short(self) -> str:
         """``4 calls + 1 request (R$ 1,50)``, for a line of the steps; "no cost"."""
-        from lawsuit_tui.domain.formatting import format_money
-
         parts: list[str] = []
         if self.calls or self.per_thousand:
             n = max(self.calls, 1)
@@ -237,6 +223,12 @@ class StepCost:
             parts.append(
                 ngettext("{n} request", "{n} requests", self.requests).format(n=self.requests)
             )
+        return self._joined(parts)
+
+    def _joined(self, parts: list[str]) -> str:
+        """The parts of a cost joined by " + ", with the amount when known; "no cost"."""
+        from lawsuit_tui.domain.formatting import format_money
+
         if not parts:
             return _("no cost")
         text = " + ".join(parts)

@@ -36,7 +36,8 @@ from lawsuit_tui.domain.formatting import (
     format_int,
     format_money,
 )
-from lawsuit_tui.domain.warrants import execution_is_active, warrant_is_open
+from lawsuit_tui.domain.lawsuit import Lawsuit
+from lawsuit_tui.domain.warrants import Warrant, execution_is_active, warrant_is_open
 from lawsuit_tui.i18n import _, current_language, ngettext
 from lawsuit_tui.services.dossier_model import Dossier
 from lawsuit_tui.services.export import write_new_file
@@ -330,40 +331,48 @@ def _lawsuits(dossier: Dossier) -> Section:
 
 def _criminal(dossier: Dossier) -> Section:
     section = Section("criminal", _("Arrest warrants and penal executions"))
-    if dossier.warrants is None:
-        section.lines.append(
-            _("Warrants: {why}").format(why=_not_run(dossier, "warrants") or _("not asked."))
-        )
-    elif not dossier.warrants:
-        section.lines.append(_("Warrants: none found at the BNMP."))
-    for warrant in dossier.warrants or []:
-        said, alarm = warrant_meaning_words(warrant)
-        (section.alerts if alarm else section.lines).append(
-            " · ".join(
-                p
-                for p in (
-                    said,
-                    warrant.number,
-                    warrant.court,
-                    format_date(warrant.issue_date) if warrant.issue_date else None,
-                    warrant.code,
-                )
-                if p
-            )
-        )
-    if dossier.executions is None:
-        section.lines.append(
-            _("Executions: {why}").format(why=_not_run(dossier, "executions") or _("not asked."))
-        )
-    elif not dossier.executions:
-        section.lines.append(_("Executions: none found."))
-    for execution in dossier.executions or []:
-        said, alarm = execution_meaning_words(execution)
-        court = execution.tribunal_acronym or ""
-        (section.alerts if alarm else section.lines).append(
-            " · ".join(p for p in (said, execution.code, court) if p)
-        )
+    warrants, executions = dossier.warrants, dossier.executions
+    _add_findings(
+        section,
+        None if warrants is None else [_warrant_finding(w) for w in warrants],
+        not_run=_("Warrants: {why}").format(why=_not_run(dossier, "warrants") or _("not asked.")),
+        none=_("Warrants: none found at the BNMP."),
+    )
+    _add_findings(
+        section,
+        None if executions is None else [_execution_finding(e) for e in executions],
+        not_run=_("Executions: {why}").format(
+            why=_not_run(dossier, "executions") or _("not asked.")
+        ),
+        none=_("Executions: none found."),
+    )
     return section
+
+
+def _add_findings(
+    section: Section, findings: list[tuple[str, bool]] | None, *, not_run: str, none: str
+) -> None:
+    """What a search found, a line each (an alert when alarming); ``not_run`` when the search
+    did not run (``findings`` None), ``none`` when it found nothing."""
+    if findings is None:
+        section.lines.append(not_run)
+    elif not findings:
+        section.lines.append(none)
+    for line, alarm in findings or []:
+        (section.alerts if alarm else section.lines).append(line)
+
+
+def _warrant_finding(warrant: Warrant) -> tuple[str, bool]:
+    said, alarm = warrant_meaning_words(warrant)
+    issued = format_date(warrant.issue_date) if warrant.issue_date else None
+    parts = (said, warrant.number, warrant.court, issued, warrant.code)
+    return " · ".join(p for p in parts if p), alarm
+
+
+def _execution_finding(execution: Lawsuit) -> tuple[str, bool]:
+    said, alarm = execution_meaning_words(execution)
+    parts = (said, execution.code, execution.tribunal_acronym or "")
+    return " · ".join(p for p in parts if p), alarm
 
 
 def _decision(dossier: Dossier) -> Section:

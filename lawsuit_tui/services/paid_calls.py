@@ -265,25 +265,16 @@ class PaidCallService:
                 await self._bring_request(ident, answer, report)
         elif kind == "tracking":
             for ident in line.ids:
-                await self._bring_tracking(ident, answer, report)
+                await self._bring_record("tracking", ident, answer, report)
         elif kind == "count":
             await self._bring_count(line, report)
         else:
             report.listed.append((kind, tuple(line.ids)))
 
     async def _bring_request(self, ident: str, answer: Any, report: Recovery) -> None:
+        if not await self._bring_record("request", ident, answer, report):
+            return
         cache = self._d.cache
-        if cache.store.get_request(ident) is not None:
-            report.present += 1
-            return
-        record, fresh = await self._fresh_or_recorded(
-            "request", ident, _recorded(answer, "request_id", ident), report
-        )
-        if record is None:
-            return
-        await cache.upsert_requests([record])
-        if not fresh:
-            return
         try:
             found = [
                 r.to_json_dict()
@@ -301,16 +292,23 @@ class PaidCallService:
         if found:
             await cache.upsert_responses(found)
 
-    async def _bring_tracking(self, ident: str, answer: Any, report: Recovery) -> None:
+    async def _bring_record(self, kind: str, ident: str, answer: Any, report: Recovery) -> bool:
+        """Keep the request or tracking (``kind``) ``ident`` unless the cache holds it: as the
+        service gives it now, else as the record's answer has it. True when it was read now
+        (a request's responses can then be read too)."""
         cache = self._d.cache
-        if cache.store.get_tracking(ident) is not None:
+        request = kind == "request"
+        held = cache.store.get_request(ident) if request else cache.store.get_tracking(ident)
+        if held is not None:
             report.present += 1
-            return
-        record, _fresh = await self._fresh_or_recorded(
-            "tracking", ident, _recorded(answer, "tracking_id", ident), report
+            return False
+        record, fresh = await self._fresh_or_recorded(
+            kind, ident, _recorded(answer, f"{kind}_id", ident), report
         )
-        if record is not None:
-            await cache.upsert_trackings([record])
+        if record is None:
+            return False
+        await (cache.upsert_requests if request else cache.upsert_trackings)([record])
+        return fresh
 
     async def _fresh_or_recorded(
         self, kind: str, ident: str, recorded: dict[str, Any] | None, report: Recovery

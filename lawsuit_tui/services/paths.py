@@ -10,14 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["SANDBOX_CACHE_SUBDIR", "STATE_SUBDIR", "cache_path", "state_path_for"]
+__all__ = [
+    "SANDBOX_CACHE_SUBDIR",
+    "STATE_SUBDIR",
+    "CacheSettings",
+    "cache_path",
+    "state_path_for",
+]
 
 SANDBOX_CACHE_SUBDIR = "sandbox"
 # Where the embedded sandbox keeps its state (D180), one file per seed.
 STATE_SUBDIR = "sandbox-state"
 
 
-class _HasCache(Protocol):
+class CacheSettings(Protocol):
+    """What says where the cache is (the settings, or a command's light stand-in for them)."""
+
     @property
     def cache_dir(self) -> Path: ...
 
@@ -25,7 +33,7 @@ class _HasCache(Protocol):
     def mode(self) -> str: ...
 
 
-def cache_path(settings: _HasCache) -> Path:
+def cache_path(settings: CacheSettings) -> Path:
     """The cache directory for ``settings``: ``cache_dir`` in live mode, its "sandbox"
     subdirectory in sandbox mode."""
     base = Path(settings.cache_dir)

@@ -181,12 +181,12 @@ class RequestService:
         ``request_status`` costs one GET /requests/{id} more per look.
         """
         status = self._d.status
-        status.update(following=status.following + 1)
+        status.update(following=status.current.following + 1)
         try:
             async for event in self._follow(request_id):
                 yield event
         finally:
-            status.update(following=max(0, status.following - 1))
+            status.update(following=max(0, status.current.following - 1))
 
     async def _follow(self, request_id: str) -> AsyncIterator[FollowEvent]:
         api, policy = self._d.api, self.policy

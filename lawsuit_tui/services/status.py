@@ -50,28 +50,3 @@ class StatusHub:
         self.current = new
         for listener in self._listeners:
             listener(new)
-
-    # Attribute access reads the current status, so ``ctx.status.rate_remaining`` works.
-    @property
-    def rate_remaining(self) -> int:
-        return self.current.rate_remaining
-
-    @property
-    def rate_limit(self) -> int:
-        return self.current.rate_limit
-
-    @property
-    def following(self) -> int:
-        return self.current.following
-
-    @property
-    def cache_writable(self) -> bool:
-        return self.current.cache_writable
-
-    @property
-    def cache_message(self) -> str | None:
-        return self.current.cache_message
-
-    @property
-    def waiting_for_rate_limit(self) -> bool:
-        return self.current.waiting_for_rate_limit

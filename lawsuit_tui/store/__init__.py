@@ -21,10 +21,12 @@ The store imports only the standard library, tinydb, orjson, ``lawsuit_tui.domai
 Add a table
 -----------
 1. A module in ``tables/``: its :class:`~lawsuit_tui.store.records.TableSpec` (name,
-   shards, and whether it is big enough to hold cold, pruned by age) and a class that
-   registers it with the engine and offers the table's operations. Writes build their
-   records and commit them in one batch inside ``engine.writing()``; reads take
-   ``engine.lock`` and parse bodies outside it. A table answered by something other than
+   shards, and whether it is big enough to hold cold, pruned by age) and a subclass of
+   :class:`~lawsuit_tui.store.tables.table.Table` that declares it (``super().__init__(engine,
+   SPEC)``) and offers the table's operations (records keyed by one of their own fields:
+   :class:`~lawsuit_tui.store.tables.table.IdKeyedTable`, which has ``upsert`` and ``get``).
+   Writes build their records and commit them in one batch inside ``engine.writing()``;
+   reads take ``engine.lock`` and parse bodies outside it. A table answered by something other than
    its key gets a :class:`~lawsuit_tui.store.records.TableIndex` (see ``tables/requests.py``);
    a batch that spans tables takes the other table in its constructor and uses its
    ``op``/``ops`` (see ``tables/responses.py``).
@@ -40,10 +42,9 @@ log of the exports made::
     SPEC = TableSpec("exports", shards=1)  # not prunable: the log of exports stays
 
 
-    class Exports:
+    class Exports(Table):
         def __init__(self, engine: Engine) -> None:
-            engine.add_table(SPEC)
-            self._engine = engine
+            super().__init__(engine, SPEC)
 
         def record(self, export: dict[str, Any]) -> str:
             engine = self._engine

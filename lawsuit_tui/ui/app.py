@@ -542,7 +542,7 @@ class LawsuitApp(App[int]):
         context = self._opening.context
         if context is None:
             return
-        status = context.status
+        status = context.status.current
         self.status_snapshot = StatusSnapshot(
             phase="ready",
             mode=context.mode,
@@ -554,10 +554,10 @@ class LawsuitApp(App[int]):
             read_only=self.read_only,
             receiver=self.receiver_switch.address,
             deliveries=self.receiver_switch.deliveries,
-            cache_held_by=status.current.cache_held_by,
-            damage=status.current.damage,
-            rate_wait_until=status.current.rate_wait_until,
-            rate_wait_reason=status.current.rate_wait_reason,
+            cache_held_by=status.cache_held_by,
+            damage=status.damage,
+            rate_wait_until=status.rate_wait_until,
+            rate_wait_reason=status.rate_wait_reason,
             unread=context.inbox.unread_count(),
         )
 

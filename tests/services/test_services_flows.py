@@ -85,7 +85,7 @@ async def test_follow_yields_cached_then_definitive_then_completed(
     assert lawsuit is not None
     view = ctx.lawsuits.cached(lawsuit.code, lawsuit.instance)
     assert view is not None and not view.provisional
-    assert ctx.status.following == 0
+    assert ctx.status.current.following == 0
 
 
 async def test_follow_on_demand_has_no_provisional_response(rig: Rig, ctx: ServiceContext) -> None:
@@ -277,16 +277,17 @@ async def test_status_reports_rate_and_following(rig: Rig, ctx: ServiceContext) 
     ctx.status.subscribe(lambda status: seen.append(status.rate_remaining))
     samples = await rig.samples()
     await ctx.requests.create(body("cpf", samples["cpf"][0]))
-    assert ctx.status.rate_remaining == 179
+    assert ctx.status.current.rate_remaining == 179
     assert 179 in seen
-    assert ctx.status.cache_writable
+    assert ctx.status.current.cache_writable
 
 
 async def test_a_locked_cache_hands_its_writes_to_the_holder(rig: Rig, ctx: ServiceContext) -> None:
     other = await ServiceContext.open(rig.settings, transport=rig.transport)
     try:
         assert other.store.read_only and other.cache.held_elsewhere
-        assert other.status.cache_writable and other.status.current.cache_held_by == os.getpid()
+        status = other.status.current
+        assert status.cache_writable and status.cache_held_by == os.getpid()
         samples = await rig.samples()
         result = await other.lookup.lookup(other.lookup.parse(samples["lawsuit_cnj"][0]))
         assert result.lawsuits
@@ -305,8 +306,9 @@ async def test_a_cache_held_by_one_that_takes_no_writes_opens_read_only(
     await ctx.cache_host.aclose()  # as an older release would: it takes in nothing
     other = await ServiceContext.open(rig.settings, transport=rig.transport)
     try:
-        assert not other.status.cache_writable
-        assert other.status.cache_message and "does not take in" in other.status.cache_message
+        assert not other.status.current.cache_writable
+        message = other.status.current.cache_message
+        assert message and "does not take in" in message
         samples = await rig.samples()
         result = await other.lookup.lookup(other.lookup.parse(samples["lawsuit_cnj"][0]))
         assert result.lawsuits  # fetched and shown, not kept, and counted as such

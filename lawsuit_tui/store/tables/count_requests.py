@@ -7,16 +7,16 @@ from typing import Any
 
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import TableSpec, body, record_doc
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "CountRequests"]
 
 SPEC = TableSpec("count_requests", shards=1, prunable=True)
 
 
-class CountRequests:
+class CountRequests(Table):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
+        super().__init__(engine, SPEC)
 
     def add(self, record: dict[str, Any]) -> None:
         """Keep a count request (keyed by its request_id; one without keeps a local key).

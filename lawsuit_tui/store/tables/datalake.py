@@ -30,6 +30,7 @@ from lawsuit_tui.store.records import (
     text_of,
 )
 from lawsuit_tui.store.tables.lawsuit_versions import document_key
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "DatalakeAnswers", "KeptAnswer"]
 
@@ -91,11 +92,10 @@ def _kept(key: str, value: Any) -> KeptAnswer | None:
     )
 
 
-class DatalakeAnswers:
+class DatalakeAnswers(Table):
     def __init__(self, engine: Engine) -> None:
         self._by_document = ByDocument()
-        engine.add_table(SPEC, self._by_document)
-        self._engine = engine
+        super().__init__(engine, SPEC, self._by_document)
 
     def put(
         self,

@@ -20,16 +20,16 @@ from typing import Any
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import TableSpec, body, record_doc, text_of
 from lawsuit_tui.store.tables.lawsuit_versions import document_key
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "Dossiers"]
 
 SPEC = TableSpec("dossiers", shards=2)
 
 
-class Dossiers:
+class Dossiers(Table):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
+        super().__init__(engine, SPEC)
 
     def put(self, record: dict[str, Any]) -> None:
         """Keep a dossier (replacing the one of the same document); durable on return."""
@@ -42,10 +42,8 @@ class Dossiers:
 
     def get(self, document: str) -> dict[str, Any] | None:
         """The dossier of a document (any spelling of it), or None."""
-        engine = self._engine
-        with engine.lock:
-            found: dict[str, Any] | None = body(engine.get(SPEC.name, document_key(document)))
-            return found
+        found: dict[str, Any] | None = self._body(document_key(document))
+        return found
 
     def recent(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Every dossier, the one updated last first (``limit`` of them when given)."""

@@ -45,6 +45,7 @@ from lawsuit_tui.store.tables.lawsuit_versions import (
     version_stamp,
 )
 from lawsuit_tui.store.tables.meta import Meta
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "Lawsuits"]
 
@@ -96,11 +97,10 @@ class LawsuitKeys(TableIndex):
         self.by_document = KeySets()
 
 
-class Lawsuits:
+class Lawsuits(Table):
     def __init__(self, engine: Engine, meta: Meta) -> None:
         self._keys = LawsuitKeys()
-        engine.add_table(SPEC, self._keys)
-        self._engine = engine
+        super().__init__(engine, SPEC, self._keys)
         self._meta = meta
 
     # ------------------------------------------------------------------ writes

@@ -7,7 +7,8 @@ resume point), ``internal:<key>`` for the store's own (the recent searches).
 from __future__ import annotations
 
 from lawsuit_tui.store.engine import Engine
-from lawsuit_tui.store.records import Operation, TableSpec, body, record_doc
+from lawsuit_tui.store.records import Operation, TableSpec, record_doc
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["RECENT_KEEP", "SPEC", "Meta"]
 
@@ -17,17 +18,14 @@ RECENT_KEY = "recent_searches"
 RECENT_KEEP = 50
 
 
-class Meta:
+class Meta(Table):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
+        super().__init__(engine, SPEC)
 
     def get(self, key: str) -> object:
         """A value set with :meth:`set`, or None."""
-        engine = self._engine
-        with engine.lock:
-            value: object = body(engine.get("meta", f"user:{key}"))
-            return value
+        value: object = self._body(f"user:{key}")
+        return value
 
     def set(self, key: str, value: object) -> None:
         """Store a JSON value under ``key`` (None deletes it); durable on return."""
@@ -61,7 +59,5 @@ class Meta:
             engine.commit([("meta", doc_key, record_doc(doc_key, value, {"at": engine.now()}))])
 
     def recent_searches(self, limit: int = 20) -> list[str]:
-        engine = self._engine
-        with engine.lock:
-            value = body(engine.get("meta", f"internal:{RECENT_KEY}"))
+        value = self._body(f"internal:{RECENT_KEY}")
         return [str(v) for v in value][:limit] if isinstance(value, list) else []

@@ -22,6 +22,7 @@ from typing import Any
 
 from lawsuit_tui.store.engine import Engine
 from lawsuit_tui.store.records import TableSpec, body, id_keyed_ops, record_doc
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "PortfolioImports"]
 
@@ -31,10 +32,9 @@ OPEN = "open"
 SETTLED = "settled"
 
 
-class PortfolioImports:
+class PortfolioImports(Table):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
+        super().__init__(engine, SPEC)
 
     def begin(self, service: str, keys: Sequence[tuple[str, str]]) -> str:
         """Record that ``keys`` are about to be sent to ``service``; durable on return."""
@@ -97,10 +97,8 @@ class PortfolioImports:
         return [r for r in found if service is None or r.get("service") == service]
 
     def get(self, intent_id: str) -> dict[str, Any] | None:
-        engine = self._engine
-        with engine.lock:
-            found: dict[str, Any] | None = body(engine.get(SPEC.name, intent_id))
-            return found
+        found: dict[str, Any] | None = self._body(intent_id)
+        return found
 
     def count(self) -> int:
         engine = self._engine

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 from bisect import insort
-from collections.abc import Iterable
 from typing import Any
 
 from lawsuit_tui.store.engine import Engine
@@ -14,10 +13,9 @@ from lawsuit_tui.store.records import (
     TableIndex,
     TableSpec,
     bodies,
-    body,
-    id_keyed_ops,
     text_of,
 )
+from lawsuit_tui.store.tables.table import IdKeyedTable
 
 __all__ = ["SPEC", "Requests"]
 
@@ -48,25 +46,10 @@ class CreatedOrder(TableIndex):
         self.entries = []
 
 
-class Requests:
+class Requests(IdKeyedTable):
     def __init__(self, engine: Engine) -> None:
         self._order = CreatedOrder()
-        engine.add_table(SPEC, self._order)
-        self._engine = engine
-
-    def upsert(self, records: Iterable[dict[str, Any]]) -> None:
-        """Store request records (keyed by request_id; the latest record wins)."""
-        engine = self._engine
-        with engine.writing():
-            engine.commit(
-                id_keyed_ops("requests", "request_id", records, engine.sanitizer, engine.now())
-            )
-
-    def get(self, request_id: str) -> dict[str, Any] | None:
-        engine = self._engine
-        with engine.lock:
-            found: dict[str, Any] | None = body(engine.get("requests", request_id))
-            return found
+        super().__init__(engine, SPEC, "request_id", self._order)
 
     def newest_first(
         self,

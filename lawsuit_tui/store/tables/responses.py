@@ -29,6 +29,7 @@ from lawsuit_tui.store.records import (
 from lawsuit_tui.store.tables.lawsuit_versions import LawsuitChange
 from lawsuit_tui.store.tables.lawsuits import Lawsuits
 from lawsuit_tui.store.tables.meta import Meta
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "Responses"]
 
@@ -86,11 +87,10 @@ class ResponsesByRequest(TableIndex):
         self.entries = {}
 
 
-class Responses:
+class Responses(Table):
     def __init__(self, engine: Engine, lawsuits: Lawsuits, meta: Meta) -> None:
         self._by_request = ResponsesByRequest()
-        engine.add_table(SPEC, self._by_request)
-        self._engine = engine
+        super().__init__(engine, SPEC, self._by_request)
         self._lawsuits = lawsuits
         self._meta = meta
 

@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from lawsuit_tui.store.engine import Engine
-from lawsuit_tui.store.records import TableSpec, body, id_keyed_ops, text_of
+from lawsuit_tui.store.records import TableSpec, body, text_of
+from lawsuit_tui.store.tables.table import IdKeyedTable
 
 __all__ = ["SPEC", "Trackings"]
 
 SPEC = TableSpec("trackings", shards=4)
 
 
-class Trackings:
+class Trackings(IdKeyedTable):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
-
-    def upsert(self, records: Iterable[dict[str, Any]]) -> None:
-        """Store tracking records (keyed by tracking_id; the latest record wins)."""
-        engine = self._engine
-        with engine.writing():
-            engine.commit(
-                id_keyed_ops("trackings", "tracking_id", records, engine.sanitizer, engine.now())
-            )
-
-    def get(self, tracking_id: str) -> dict[str, Any] | None:
-        engine = self._engine
-        with engine.lock:
-            found: dict[str, Any] | None = body(engine.get("trackings", tracking_id))
-            return found
+        super().__init__(engine, SPEC, "tracking_id")
 
     def newest_first(self, status: str | None = None) -> list[dict[str, Any]]:
         """Trackings newest first (by created_at), optionally of one status."""

@@ -6,17 +6,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lawsuit_tui.store.engine import Engine
-from lawsuit_tui.store.records import TableSpec, body, record_doc
+from lawsuit_tui.store.records import TableSpec, record_doc
+from lawsuit_tui.store.tables.table import Table
 
 __all__ = ["SPEC", "Vault"]
 
 SPEC = TableSpec("vault", shards=1)
 
 
-class Vault:
+class Vault(Table):
     def __init__(self, engine: Engine) -> None:
-        engine.add_table(SPEC)
-        self._engine = engine
+        super().__init__(engine, SPEC)
 
     def save(self, customer_key: str, rows: list[dict[str, Any]]) -> None:
         """Keep the last vault status grid of a customer_key."""
@@ -27,10 +27,8 @@ class Vault:
             engine.commit([("vault", customer_key, doc)])
 
     def snapshot(self, customer_key: str) -> list[dict[str, Any]] | None:
-        engine = self._engine
-        with engine.lock:
-            rows: list[dict[str, Any]] | None = body(engine.get("vault", customer_key))
-            return rows
+        rows: list[dict[str, Any]] | None = self._body(customer_key)
+        return rows
 
     def snapshot_at(self, customer_key: str) -> datetime | None:
         engine = self._engine
