@@ -223,11 +223,7 @@ class RequestsScreen(TableScreen[RequestRecord]):
             key = self.host.binding_key("requests.new")
             title.update(_("No requests yet. Press {key} to create one.").format(key=key))
             return
-        total = max(self.all_count or 0, len(self.records))
-        text = _count_text(len(self.records), total)
-        position = self.table.position_text()
-        if position:
-            text += f" · {position}"
+        text = self._count_line()
         if self.more_to_read:
             key = self.host.binding_key("requests.more")
             text += " · " + _("{key} loads more").format(key=key)
@@ -239,12 +235,15 @@ class RequestsScreen(TableScreen[RequestRecord]):
             self._show_title_only()
 
     def _show_title_only(self) -> None:
-        # The same text as _show without touching the table (called while paging).
-        title = self.query_one("#requests-title", Static)
+        # The count and the page, without touching the table (called while paging).
+        self.query_one("#requests-title", Static).update(self._count_line())
+
+    def _count_line(self) -> str:
+        """How many requests are listed (of how many) and where the table's page is."""
         total = max(self.all_count or 0, len(self.records))
         text = _count_text(len(self.records), total)
         position = self.table.position_text()
-        title.update(f"{text} · {position}" if position else text)
+        return f"{text} · {position}" if position else text
 
     # --- live updates --------------------------------------------------------------------
 
