@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -29,7 +30,32 @@ if TYPE_CHECKING:
 __all__ = ["EntityCardScreen", "WarrantCardScreen"]
 
 
-class WarrantCardScreen(FramedScreen):
+class CardScreen(FramedScreen):
+    """One answer read whole: its card (``card()``) in a scroll that has the keys, redone in
+    a new language; the screen's ``back`` action closes it."""
+
+    CSS_PATH = "cards.tcss"
+
+    def card(self) -> RenderableType:
+        raise NotImplementedError
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="card-scroll"):
+            yield Static(self.card(), id="card")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#card-scroll").focus()
+
+    def on_language_changed(self, message: Any) -> None:
+        super().on_language_changed(message)
+        self.query_one("#card", Static).update(self.card())
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+
+class WarrantCardScreen(CardScreen):
     TITLE_TEXT = N_("Arrest warrant")
     HELP_TEXT = N_(
         "Everything the BNMP says about this warrant, and what it means for the person named "
@@ -41,7 +67,6 @@ class WarrantCardScreen(FramedScreen):
         "lawsuit": "warrant.lawsuit",
         "copy": "warrant.copy",
     }
-    CSS_PATH = "cards.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", _("Back"), id="warrant.back"),
@@ -55,24 +80,15 @@ class WarrantCardScreen(FramedScreen):
         self.warrant = warrant
 
     def compose_body(self) -> ComposeResult:
-        with VerticalScroll(id="card-scroll"):
-            yield Static(self._card(), id="card")
+        yield from super().compose_body()
         yield DownloadBar(id="download")
 
-    def _card(self) -> Any:
+    def card(self) -> RenderableType:
         return warrant_card(
             self.warrant,
             self.host.binding_key("warrant.download"),
             self.host.binding_key("warrant.lawsuit"),
         )
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#card-scroll").focus()
-
-    def on_language_changed(self, message: Any) -> None:
-        super().on_language_changed(message)
-        self.query_one("#card", Static).update(self._card())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "download":
@@ -82,9 +98,6 @@ class WarrantCardScreen(FramedScreen):
         if action == "copy":
             return bool(self.warrant.number)
         return True
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_lawsuit(self) -> None:
         if self.warrant.code:
@@ -127,7 +140,7 @@ class WarrantCardScreen(FramedScreen):
         )
 
 
-class EntityCardScreen(FramedScreen):
+class EntityCardScreen(CardScreen):
     TITLE_TEXT = N_("Registration data")
     HELP_TEXT = N_(
         "Who the person or company is, as the revenue service and the provider's registries "
@@ -135,7 +148,6 @@ class EntityCardScreen(FramedScreen):
         "main document."
     )
     HELP_KEYS: ClassVar[Mapping[str, str]] = {"copy": "entity.copy"}
-    CSS_PATH = "cards.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", _("Back"), id="entity.back"),
@@ -146,20 +158,8 @@ class EntityCardScreen(FramedScreen):
         super().__init__()
         self.data = dict(data)
 
-    def compose_body(self) -> ComposeResult:
-        with VerticalScroll(id="card-scroll"):
-            yield Static(entity_card(self.data), id="card")
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#card-scroll").focus()
-
-    def on_language_changed(self, message: Any) -> None:
-        super().on_language_changed(message)
-        self.query_one("#card", Static).update(entity_card(self.data))
-
-    def action_back(self) -> None:
-        self.dismiss()
+    def card(self) -> RenderableType:
+        return entity_card(self.data)
 
     def action_copy(self) -> None:
         document = str(self.data.get("main_document") or "")

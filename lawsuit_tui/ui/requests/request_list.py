@@ -20,14 +20,15 @@ from lawsuit_tui.domain.formatting import (
     format_document,
     format_int,
 )
+from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.vocabulary import REQUEST_STATUS_WORDS, RESPONSE_TYPE_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.table_screen import TableScreen
 from lawsuit_tui.ui.widgets.paged_table import LazyItems, PagedTable
 
 if TYPE_CHECKING:
-    from lawsuit_tui.domain.requests import RequestRecord
     from lawsuit_tui.services.context import ServiceContext
     from lawsuit_tui.services.requests import RequestHistory
     from lawsuit_tui.services.results import CancelOutcome
@@ -89,7 +90,7 @@ def request_key(record: RequestRecord) -> str:
     return record.request_id
 
 
-class RequestsScreen(FramedScreen):
+class RequestsScreen(TableScreen[RequestRecord]):
     """Every request this API key made, newest first."""
 
     TITLE_TEXT = N_("Requests")
@@ -143,22 +144,12 @@ class RequestsScreen(FramedScreen):
             id="requests",
         )
 
-    @property
-    def table(self) -> PagedTable[RequestRecord]:
-        return self.query_one("#requests", PagedTable)
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
-
     def on_services_ready(self, context: ServiceContext) -> None:
         self._load_cached()
 
     @work(exclusive=True, group="requests.cached", exit_on_error=False)
     async def _load_cached(self) -> None:
-        context = await self.services()
-        await self._read_cache(context)
-        self._show()
+        await self._show_cache(await self.services())
         self.action_refresh()
 
     # --- loading -------------------------------------------------------------------------
@@ -190,12 +181,11 @@ class RequestsScreen(FramedScreen):
         self.all_count = history.total
         if not context.cache.writable:
             self._unstored.update((r.request_id, r) for r in page)
-        await self._read_cache(context)
+        await self._show_cache(context)
         self.loaded_from_service = True
-        self._show()
 
-    async def _read_cache(self, context: ServiceContext) -> None:
-        """How many requests the cache holds and the first page of them."""
+    async def _show_cache(self, context: ServiceContext) -> None:
+        """Read how many requests the cache holds and the first page of them, and show them."""
         total = await asyncio.to_thread(lambda: context.requests.cached_list_page(0, 0)[1])
         records: LazyItems[RequestRecord] = LazyItems(
             total, self._fetch_records, block=self.table.page_size
@@ -208,6 +198,7 @@ class RequestsScreen(FramedScreen):
         ):
             records.append(record)
         self.records = records
+        self._show()
 
     async def _fetch_records(self, offset: int, limit: int) -> list[RequestRecord]:
         context = await self.services()
@@ -232,11 +223,7 @@ class RequestsScreen(FramedScreen):
             key = self.host.binding_key("requests.new")
             title.update(_("No requests yet. Press {key} to create one.").format(key=key))
             return
-        total = max(self.all_count or 0, len(self.records))
-        text = _count_text(len(self.records), total)
-        position = self.table.position_text()
-        if position:
-            text += f" · {position}"
+        text = self._count_line()
         if self.more_to_read:
             key = self.host.binding_key("requests.more")
             text += " · " + _("{key} loads more").format(key=key)
@@ -248,12 +235,15 @@ class RequestsScreen(FramedScreen):
             self._show_title_only()
 
     def _show_title_only(self) -> None:
-        # The same text as _show without touching the table (called while paging).
-        title = self.query_one("#requests-title", Static)
+        # The count and the page, without touching the table (called while paging).
+        self.query_one("#requests-title", Static).update(self._count_line())
+
+    def _count_line(self) -> str:
+        """How many requests are listed (of how many) and where the table's page is."""
         total = max(self.all_count or 0, len(self.records))
         text = _count_text(len(self.records), total)
         position = self.table.position_text()
-        title.update(f"{text} · {position}" if position else text)
+        return f"{text} · {position}" if position else text
 
     # --- live updates --------------------------------------------------------------------
 
@@ -284,9 +274,7 @@ class RequestsScreen(FramedScreen):
 
     @work(exclusive=True, group="requests.reload", exit_on_error=False)
     async def _reload_cache(self) -> None:
-        context = await self.services()
-        await self._read_cache(context)
-        self._show()
+        await self._show_cache(await self.services())
 
     # --- acting on a request -------------------------------------------------------------
 

@@ -42,9 +42,10 @@ from lawsuit_tui.services.request_responses import (
 )
 from lawsuit_tui.services.warrants import as_execution
 from lawsuit_tui.ui.errors import explain_application_error
-from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.framed_screen import PaletteCommand
 from lawsuit_tui.ui.keys import words_of_key
 from lawsuit_tui.ui.requests.request_list import confirm_cancel, search_text, status_text
+from lawsuit_tui.ui.table_screen import TableScreen
 from lawsuit_tui.ui.widgets.criminal_text import (
     criminal_mark,
     entity_summary,
@@ -152,7 +153,7 @@ def row_key(row: ResponseRow) -> str:
     return row.key
 
 
-class ResponsesScreen(FramedScreen):
+class ResponsesScreen(TableScreen[ResponseRow]):
     TITLE_TEXT = N_("Responses")
     HELP_TEXT = N_(
         "The responses of one request, in the order they arrived. A provisional response is "
@@ -204,14 +205,6 @@ class ResponsesScreen(FramedScreen):
         )
         with VerticalScroll(id="response-detail"):
             yield Static("", id="detail")
-
-    @property
-    def table(self) -> PagedTable[ResponseRow]:
-        return self.query_one("#responses", PagedTable)
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
 
     def on_services_ready(self, context: ServiceContext) -> None:
         self._load_cached()

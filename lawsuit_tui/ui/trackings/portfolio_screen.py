@@ -43,8 +43,9 @@ from lawsuit_tui.services.portfolio import (
 )
 from lawsuit_tui.services.portfolio_files import PortfolioFileError
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
-from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.framed_screen import PaletteCommand
 from lawsuit_tui.ui.messages import LanguageChanged
+from lawsuit_tui.ui.table_screen import TableScreen
 from lawsuit_tui.ui.trackings.movement_watch import POLL_SECONDS, MovementWatch
 from lawsuit_tui.ui.trackings.portfolio_text import (
     entry_matches,
@@ -85,7 +86,7 @@ async def _entries_of(records: Sequence[TrackingRecord]) -> list[PortfolioEntry]
     return await asyncio.to_thread(lambda: [entry_of(r.to_json_dict()) for r in records])
 
 
-class PortfolioScreen(FramedScreen):
+class PortfolioScreen(TableScreen[PortfolioEntry]):
     """The trackings of this API key, as one portfolio."""
 
     TITLE_TEXT = N_("Portfolio")
@@ -208,7 +209,6 @@ class PortfolioScreen(FramedScreen):
         super().on_mount()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._show_state(loading=True)
-        self.table.focus()
 
     def on_unmount(self) -> None:
         # A screen removed must not leave the app's watch calling it: its widgets are gone
@@ -295,10 +295,6 @@ class PortfolioScreen(FramedScreen):
             elif key == "mark" and entry.tracking_id in self.marked:
                 cells[index] = Text("✓", style=theme_style(self.app, "text-accent", bold=True))
         return cells
-
-    @property
-    def table(self) -> PagedTable[PortfolioEntry]:
-        return self.query_one("#pf-table", PagedTable)
 
     def visible_entries(self) -> list[PortfolioEntry]:
         status = self.query_one("#pf-status", Select).value

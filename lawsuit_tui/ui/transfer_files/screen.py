@@ -20,14 +20,15 @@ from textual.widgets import DataTable, Static
 
 from lawsuit_tui.domain.enums import TransferFileStatus, enum_or_none
 from lawsuit_tui.domain.formatting import format_date, format_datetime, format_int, format_size
+from lawsuit_tui.domain.transfer_files import TransferFile
 from lawsuit_tui.domain.vocabulary import TRANSFER_FILE_STATUS_WORDS, word
 from lawsuit_tui.i18n import N_, _, ngettext
-from lawsuit_tui.ui.framed_screen import FramedScreen, PaletteCommand
+from lawsuit_tui.ui.framed_screen import PaletteCommand
+from lawsuit_tui.ui.table_screen import TableScreen
 from lawsuit_tui.ui.widgets.download_bar import DownloadBar
 from lawsuit_tui.ui.widgets.paged_table import PagedTable
 
 if TYPE_CHECKING:
-    from lawsuit_tui.domain.transfer_files import TransferFile
     from lawsuit_tui.services.context import ServiceContext
 
 __all__ = ["TransferFilesScreen", "file_row"]
@@ -81,7 +82,7 @@ def file_detail(item: TransferFile | None) -> Text:
     return Text("\n").join(lines)
 
 
-class TransferFilesScreen(FramedScreen):
+class TransferFilesScreen(TableScreen[TransferFile]):
     TITLE_TEXT = N_("Transfer files")
     HELP_TEXT = N_(
         "Files the provider prepared for your company (loads of lawsuits, custom reports), "
@@ -126,14 +127,6 @@ class TransferFilesScreen(FramedScreen):
         )
         yield Static("", id="tf-detail")
         yield DownloadBar(id="download")
-
-    @property
-    def table(self) -> PagedTable[TransferFile]:
-        return self.query_one("#tf-list", PagedTable)
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.table.focus()
 
     def on_services_ready(self, context: ServiceContext) -> None:
         self._load()
