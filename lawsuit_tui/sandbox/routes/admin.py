@@ -28,7 +28,7 @@ from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/_sandbox", tags=["sandbox"], default_response_class=FastJSON)
+router = APIRouter(prefix="/_sandbox", tags=["sandbox"])
 
 AnyKey = Annotated[KeyConfig, Depends(require_any_key)]
 
