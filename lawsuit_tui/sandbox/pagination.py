@@ -51,6 +51,7 @@ __all__ = [
     "date_query",
     "listed_values",
     "order_pattern",
+    "order_query",
     "page_params",
     "paginate",
     "query_instant",
@@ -229,6 +230,16 @@ def order_pattern(fields: Collection[str]) -> str:
     """D76, D89: the ``order`` values documented for a route ordering by ``fields``."""
     names = "|".join(sorted(fields))
     return rf'^({_DIRECTION}|\{{ *"({names})" *: *"{_DIRECTION}" *\}})$'
+
+
+def order_query(fields: Collection[str], description: str) -> Any:
+    """The ``Query`` of an ``order`` parameter, for ``Annotated[str | None, order_query(...)]
+    = None``: documented by :func:`order_pattern`, read by :func:`query_order`."""
+    return Query(
+        max_length=200,
+        json_schema_extra={"pattern": order_pattern(fields)},
+        description=description,
+    )
 
 
 def query_order(

@@ -33,6 +33,7 @@ from lawsuit_tui.sandbox.schemas import CreateRequestIn
 from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
     application_error,
+    chosen_response_type,
     cost_of,
     entity_plan_config_type,
     normalize_search_key,
@@ -145,14 +146,7 @@ class RequestEngine:
         search = body.search
         search_type = search.search_type
         accepted = request_response_types(search_type)  # D68
-        response_type = search.response_type or accepted[0]
-        if response_type not in accepted:
-            raise ServiceError(
-                422,
-                f"response_type {response_type} cannot be asked for search_type {search_type} "
-                f"(accepted: {', '.join(accepted)})",
-                name="HttpUnprocessableEntityError",
-            )
+        response_type = chosen_response_type(search_type, search.response_type, accepted)
         special_searches.check(search)
         key = normalize_search_key(search_type, search.search_key)
         params = search.search_params

@@ -14,6 +14,7 @@ __all__ = [
     "DOCUMENT_SEARCHES",
     "LAWSUIT_SEARCHES",
     "application_error",
+    "chosen_response_type",
     "cost_of",
     "entity_plan_config_type",
     "normalize_search_key",
@@ -75,6 +76,20 @@ def request_response_types(search_type: str) -> tuple[str, ...]:
     """D68: the response types a request may ask for, the default first."""
     both = response_types_for(search_type) + _REQUEST_RESPONSE_TYPES.get(search_type, ())
     return tuple(dict.fromkeys(both))
+
+
+def chosen_response_type(search_type: str, asked: str | None, accepted: tuple[str, ...]) -> str:
+    """D68: the response type ``asked`` for (default: the first ``accepted``), or 422 when the
+    search type does not give it."""
+    response_type = asked or accepted[0]
+    if response_type not in accepted:
+        raise ServiceError(
+            422,
+            f"response_type {response_type} cannot be asked for search_type {search_type} "
+            f"(accepted: {', '.join(accepted)})",
+            name="HttpUnprocessableEntityError",
+        )
+    return response_type
 
 
 def normalize_search_key(search_type: str, key: str, field: str = "search.search_key") -> str:

@@ -19,6 +19,7 @@ from typing import Any
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.ids import stable_uuid
 from lawsuit_tui.sandbox.records import TrackingEntry
+from lawsuit_tui.sandbox.schemas import SearchIn
 from lawsuit_tui.sandbox.searches import LAWSUIT_SEARCHES
 from lawsuit_tui.sandbox.state import SandboxState
 from lawsuit_tui.sandbox.world import World
@@ -26,26 +27,28 @@ from lawsuit_tui.sandbox.world.lawsuits import InstanceRec, LawsuitRec
 from lawsuit_tui.sandbox.world.steps import StepContext, moving_count, moving_time
 from lawsuit_tui.sandbox.world.world import compact_key
 
-__all__ = ["item_counts", "refresh_items", "tracked_hits"]
+__all__ = ["item_counts", "refresh_items", "search_hits", "tracked_hits"]
+
+
+def search_hits(world: World, search: SearchIn) -> list[tuple[str, int]]:
+    """The lawsuit instances a tracking's search names in the world, whenever distributed: a
+    lawsuit's instances (the one asked for, when ``lawsuit_instance`` is), or a document's."""
+    if search.search_type not in LAWSUIT_SEARCHES:
+        return list(world.find(search.search_type, search.search_key))
+    wanted = search.search_params.lawsuit_instance if search.search_params else None
+    return [
+        (code, instance)
+        for code, instance in world.find("lawsuit_cnj", search.search_key)
+        if wanted is None or instance == wanted
+    ]
 
 
 def tracked_hits(world: World, entry: TrackingEntry, at: datetime) -> list[tuple[str, int]]:
     """The lawsuit instances ``entry`` follows at ``at`` (distributed by then; a document's
     secret lawsuits left out, as a document search leaves them, D51)."""
-    search = entry.search
-    if search.search_type in LAWSUIT_SEARCHES:
-        wanted = search.search_params.lawsuit_instance if search.search_params else None
-        hits = [
-            (code, instance)
-            for code, instance in world.find("lawsuit_cnj", search.search_key)
-            if wanted is None or instance == wanted
-        ]
-        document = False
-    else:
-        hits = list(world.find(search.search_type, search.search_key))
-        document = True
+    document = entry.search.search_type not in LAWSUIT_SEARCHES
     found: list[tuple[str, int]] = []
-    for code, instance in hits:
+    for code, instance in search_hits(world, entry.search):
         rec = world.record(code)
         inst = rec.inst(instance) if rec is not None else None
         if rec is None or inst is None or inst.distribution > at:

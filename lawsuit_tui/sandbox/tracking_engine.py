@@ -30,11 +30,12 @@ from lawsuit_tui.sandbox.schemas import CreateRequestIn, TrackingIn, TrackingPat
 from lawsuit_tui.sandbox.searches import (
     LAWSUIT_SEARCHES,
     application_error,
+    chosen_response_type,
     normalize_search_key,
     response_types_for,
 )
 from lawsuit_tui.sandbox.state import SandboxState
-from lawsuit_tui.sandbox.tracked_items import refresh_items
+from lawsuit_tui.sandbox.tracked_items import refresh_items, search_hits
 
 __all__ = ["TrackingEngine"]
 
@@ -123,14 +124,8 @@ class TrackingEngine:
             raise ServiceError.unusable(
                 "search.search_type", f"a {search.search_type} search cannot be tracked"
             )
-        response_type = search.response_type or accepted[0]
-        if response_type not in accepted:
-            raise ServiceError(
-                422,
-                f"response_type {response_type} cannot be asked for search_type "
-                f"{search.search_type}",
-                name="HttpUnprocessableEntityError",
-            )
+        # D68: a response type this search type gives (422 otherwise)
+        chosen_response_type(search.search_type, search.response_type, accepted)
         key = normalize_search_key(search.search_type, search.search_key)
         # The latest tracking of this search under this key, from the state's index (a scan
         # of every tracking for each one registered made 10,000 take minutes, D177).
@@ -354,16 +349,9 @@ class TrackingEngine:
         engine = self.requests
         search = entry.search
         results: list[Result] = []
-        if search.search_type in LAWSUIT_SEARCHES:
-            instance = search.search_params.lawsuit_instance if search.search_params else None
-            hits = [
-                (c, i)
-                for c, i in world.find("lawsuit_cnj", search.search_key)
-                if instance is None or i == instance
-            ]
-            fresh: list[tuple[str, int]] = []
-        else:
-            hits = list(world.find(search.search_type, search.search_key))
+        hits = search_hits(world, search)
+        fresh: list[tuple[str, int]] = []
+        if search.search_type not in LAWSUIT_SEARCHES:
             fresh = [h for h in hits if h not in entry.known]
         terms = [fold(t) for t in (entry.record["notification_filters"].get("step_terms") or [])]
         advanced = True

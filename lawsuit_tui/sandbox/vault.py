@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Final, Protocol
 
@@ -118,15 +118,20 @@ class CredentialRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class ValidationProblem:
+class _AnsweredRow:
+    """A row the service answers as the JSON object of its fields, in their order."""
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationProblem(_AnsweredRow):
     """One failed rule, the ``{field, rule, message}`` item of a 400's ``data``."""
 
     field: str
     rule: str
     message: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"field": self.field, "rule": self.rule, "message": self.message}
 
 
 class VaultValidationError(ValueError):
@@ -165,33 +170,21 @@ class CredentialNotFoundError(LookupError):
 
 
 @dataclass(frozen=True, slots=True)
-class RegistrationEntry:
+class RegistrationEntry(_AnsweredRow):
+    """An item of the answer to a registration: the credential and what became of it."""
+
     system_name: str
     customer_key: str
     message: str
 
-    def as_dict(self) -> dict[str, str]:
-        return {
-            "system_name": self.system_name,
-            "customer_key": self.customer_key,
-            "message": self.message,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class StatusRow:
+class StatusRow(_AnsweredRow):
     """A row of GET /credentials."""
 
     name: str
     customer_key: str
     credential_status: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {
-            "name": self.name,
-            "customer_key": self.customer_key,
-            "credential_status": self.credential_status,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,12 +296,20 @@ class Vault:
         without a documented system (D83): only the wildcard can serve it.
         """
         key = normalize_customer_key(customer_key)
-        names = (WILDCARD_SYSTEM,) if system_name is None else (system_name, WILDCARD_SYSTEM)
         with self._lock:
-            for name in names:
-                stored = self._get(name, key)
-                if stored is not None:
-                    return CredentialRef(name, key, stored.status, stored.username, stored.kind)
+            if (serving := self._serving(system_name, key)) is None:
+                return None
+            name, stored = serving
+            return CredentialRef(name, key, stored.status, stored.username, stored.kind)
+
+    def _serving(self, system_name: str | None, key: str) -> tuple[str, CredentialRecord] | None:
+        """(Under the lock.) The credential serving ``system_name`` under ``key`` and the
+        name it is registered under: the system's own, else the key's wildcard."""
+        names = (WILDCARD_SYSTEM,) if system_name is None else (system_name, WILDCARD_SYSTEM)
+        for name in names:
+            stored = self._get(name, key)
+            if stored is not None:
+                return name, stored
         return None
 
     def status(self, system_name: str | None, customer_key: str | None) -> str:
@@ -519,15 +520,13 @@ class Vault:
         changes then).
         """
         key = normalize_customer_key(customer_key)
-        names = (WILDCARD_SYSTEM,) if system_name is None else (system_name, WILDCARD_SYSTEM)
         with self._lock:
-            for name in names:
-                stored = self._get(name, key)
-                if stored is not None:
-                    stored.status = INACTIVE
-                    stored.updated_at = self._now()
-                    return CredentialRef(name, key, INACTIVE, stored.username, stored.kind)
-        return None
+            if (serving := self._serving(system_name, key)) is None:
+                return None
+            name, stored = serving
+            stored.status = INACTIVE
+            stored.updated_at = self._now()
+            return CredentialRef(name, key, INACTIVE, stored.username, stored.kind)
 
     def delete(self, system_name: object, customer_key: object = None) -> None:
         """D34, D83: remove the credential of exactly this system and key (siblings stay).

@@ -39,6 +39,7 @@ from lawsuit_tui.sandbox.app import create_app, drain
 from lawsuit_tui.sandbox.clock import SandboxClock
 from tests.support.samples import samples as shared_samples
 from tests.support.samples import shared_world
+from tests.support.sandbox_http import sandbox_http
 from tests.support.served_sandbox import served_sandbox
 from tests.support.waiting import wait_until
 
@@ -151,11 +152,7 @@ def test_transfer_file_answers_round_trip() -> None:
 async def sandbox() -> Any:
     clock = SandboxClock.frozen()
     app = create_app(clock=clock, world=shared_world())
-    client = httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox.test",
-        headers={"api-key": "sandbox"},
-    )
+    client = sandbox_http(app, base_url="http://sandbox.test")
     try:
         yield app, client, clock
     finally:

@@ -37,6 +37,7 @@ from tests.support.client_rig import make_client
 from tests.support.clock import VirtualClock
 from tests.support.roundtrip import assert_same_payload
 from tests.support.samples import samples, shared_world
+from tests.support.sandbox_http import sandbox_http
 from tests.support.served_sandbox import served_sandbox
 
 HERE = Path(__file__).parent
@@ -178,11 +179,7 @@ async def test_the_client_reads_the_documented_listing() -> None:
 @pytest.fixture
 async def sandbox() -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(clock=SandboxClock.frozen(), world=shared_world())
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox.test/lawsuits",
-        headers={"api-key": "sandbox"},
-    ) as client:
+    async with sandbox_http(app, base_url="http://sandbox.test/lawsuits") as client:
         yield client
     await app.state.sandbox.aclose()
 

@@ -49,6 +49,7 @@ from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.world import World
 from tests.support.certificates import PFX_PASSWORD, pfx_base64
 from tests.support.roundtrip import assert_same_payload
+from tests.support.sandbox_http import sandbox_http
 from tests.support.served_sandbox import served_sandbox
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -311,11 +312,7 @@ def test_the_schemas_accept_the_documented_examples(name: str, schema: dict[str,
 async def sandbox() -> AsyncIterator[tuple[httpx.AsyncClient, SandboxClock]]:
     clock = SandboxClock.frozen()
     app = create_app(clock=clock, world=World.shared(7))
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": "sandbox"},
-    ) as http:
+    async with sandbox_http(app) as http:
         yield http, clock
 
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import httpx
+from tests.support.sandbox_http import sandbox_http
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Sandbox, SandboxFactory
 
 
 async def test_samples_need_no_key(sb: Sandbox) -> None:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sb.app), base_url="http://t"
-    ) as anon:
+    async with sandbox_http(sb.app, api_key=None, base_url="http://t") as anon:
         answer = await anon.get("/_sandbox/samples")
         assert answer.status_code == 200
         assert answer.json()["secret_lawsuit"]["system_name"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-import httpx
 import pytest
 
 from lawsuit_tui.domain.pagination import Page
@@ -14,6 +13,7 @@ from lawsuit_tui.sandbox.keys import parse_key_spec
 from lawsuit_tui.sandbox.pagination import paginate
 from lawsuit_tui.sandbox.ratelimit import parse_rate_limit
 from tests.support.error_bodies import error_fields, error_name
+from tests.support.sandbox_http import sandbox_http
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Sandbox, SandboxFactory
@@ -71,9 +71,7 @@ async def test_sleep_until_wakes_when_advanced(sb: Sandbox) -> None:
 async def test_missing_or_wrong_key_is_401_transport_shape(
     sb: Sandbox, headers: dict[str, str]
 ) -> None:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sb.app), base_url="http://t"
-    ) as anon:
+    async with sandbox_http(sb.app, api_key=None, base_url="http://t") as anon:
         answer = await anon.get("/requests/requests", headers=headers)
     assert answer.status_code == 401
     error = answer.json()["error"]
@@ -311,11 +309,7 @@ async def test_listing_requests_needs_both_dates(sb: Sandbox, missing: str) -> N
     # D63: requests.json makes both required.
     params = {"created_at_gte": "2026-01-01", "created_at_lte": "2026-12-31"}
     del params[missing]
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sb.app),
-        base_url="http://t",
-        headers={"api-key": "sandbox"},
-    ) as plain:
+    async with sandbox_http(sb.app, base_url="http://t") as plain:
         answer = await plain.get("/requests/requests", params=params)
     assert answer.status_code == 400
     assert error_fields(answer.json()) == [missing]

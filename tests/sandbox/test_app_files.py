@@ -11,6 +11,7 @@ import pytest
 
 from lawsuit_tui.sandbox.world import World
 from tests.sandbox.conftest import Sandbox, SandboxFactory
+from tests.support.sandbox_http import sandbox_http
 
 
 def public_attachment(sb: Sandbox, world: World, samples: dict[str, Any]) -> tuple[str, int, str]:
@@ -22,9 +23,14 @@ def public_attachment(sb: Sandbox, world: World, samples: dict[str, Any]) -> tup
     raise AssertionError("no public attachment among the samples")
 
 
+async def ask_address(sb: Sandbox, code: str, instance: int, attachment_id: str) -> httpx.Response:
+    """The attachment route's answer: the address of the attachment's file (D81)."""
+    return await sb.client.get(f"/lawsuits/lawsuits/{code}/{instance}/attachments/{attachment_id}")
+
+
 async def fetch(sb: Sandbox, url: str) -> httpx.Response:
     """The address as a browser would ask for it: no api-key."""
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=sb.app)) as plain:
+    async with sandbox_http(sb.app, api_key=None) as plain:
         return await plain.get(url)
 
 
@@ -35,9 +41,7 @@ async def test_an_attachment_route_answers_an_address(
     sb: Sandbox, world: World, samples: dict[str, Any]
 ) -> None:
     code, instance, attachment_id = public_attachment(sb, world, samples)
-    answer = await sb.client.get(
-        f"/lawsuits/lawsuits/{code}/{instance}/attachments/{attachment_id}"
-    )
+    answer = await ask_address(sb, code, instance, attachment_id)
     assert answer.status_code == 200
     assert answer.headers["content-type"] == "application/json"
     url = answer.json()["attachment_url"]
@@ -55,9 +59,7 @@ async def test_an_address_lasts_five_minutes(
     sb: Sandbox, world: World, samples: dict[str, Any]
 ) -> None:
     code, instance, attachment_id = public_attachment(sb, world, samples)
-    answer = await sb.client.get(
-        f"/lawsuits/lawsuits/{code}/{instance}/attachments/{attachment_id}"
-    )
+    answer = await ask_address(sb, code, instance, attachment_id)
     url = answer.json()["attachment_url"]
     await sb.advance(299)
     assert (await fetch(sb, url)).status_code == 200
@@ -94,9 +96,7 @@ async def test_an_attachment_address_needs_the_key(
 ) -> None:
     code, instance, attachment_id = public_attachment(sb, world, samples)
     path = f"/lawsuits/lawsuits/{code}/{instance}/attachments/{attachment_id}"
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sb.app), base_url="http://sandbox.test"
-    ) as plain:
+    async with sandbox_http(sb.app, api_key=None, base_url="http://sandbox.test") as plain:
         assert (await plain.get(path)).status_code == 401
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from lawsuit_tui.domain.lawsuit import Lawsuit
+from tests.support.sandbox_http import sandbox_http
 
 if TYPE_CHECKING:
     from tests.sandbox.conftest import Sandbox
@@ -71,9 +70,7 @@ async def test_bearer_variant(sb: Sandbox, samples: dict[str, Any]) -> None:
     token = minted.json()
     assert token["token_type"] == "Bearer" and token["expires_in"] > 0
     assert token["access_token"].count(".") == 2  # JWT-shaped
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sb.app), base_url="http://t"
-    ) as bare:
+    async with sandbox_http(sb.app, api_key=None, base_url="http://t") as bare:
         answer = await bare.post(
             "/requests/lawsuits",
             json=search("lawsuit_cnj", code),
@@ -83,20 +80,11 @@ async def test_bearer_variant(sb: Sandbox, samples: dict[str, Any]) -> None:
         steps = answer.json()["lawsuits"][0]["steps"]
         assert steps and all("source_name" not in step for step in steps)
         # the api-key does not open the bearer route, nor a wrong token
-        assert (
-            await bare.post(
-                "/requests/lawsuits",
-                json=search("lawsuit_cnj", code),
-                headers={"api-key": "sandbox"},
+        for refused in ({"api-key": "sandbox"}, {"Authorization": "Bearer nope"}):
+            answer = await bare.post(
+                "/requests/lawsuits", json=search("lawsuit_cnj", code), headers=refused
             )
-        ).status_code == 401
-        assert (
-            await bare.post(
-                "/requests/lawsuits",
-                json=search("lawsuit_cnj", code),
-                headers={"Authorization": "Bearer nope"},
-            )
-        ).status_code == 401
+            assert answer.status_code == 401, refused
     # the shared world was not changed by the bearer variant
     again = await sb.client.post("/lawsuits/lawsuits", json=search("lawsuit_cnj", code))
     assert all("source_name" in s for s in again.json()["lawsuits"][0]["steps"])

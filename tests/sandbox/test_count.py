@@ -18,6 +18,7 @@ from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.counts import FIRST_REQUEST_ID
 from lawsuit_tui.sandbox.routes.count import count_problems
 from tests.support.error_bodies import error_name
+from tests.support.sandbox_http import sandbox_http
 
 API_KEY = "count-key"
 OTHER_KEY = "other-key"
@@ -72,11 +73,7 @@ def app(world: FakeWorld) -> FastAPI:
 
 @pytest.fixture
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": API_KEY},
-    ) as http:
+    async with sandbox_http(app, api_key=API_KEY) as http:
         yield http
 
 
@@ -348,11 +345,7 @@ async def test_counts_over_the_generated_world_exclude_retrieved_lawsuits() -> N
     body = {"kind": "judgement-bond", "tribunals": [10]}
     matching = world.miner_matches(dict(body), set())
     assert len(matching) >= 2  # the world has judgement bonds at TJSP to count
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": API_KEY},
-    ) as http:
+    async with sandbox_http(app, api_key=API_KEY) as http:
         first = (await http.post(URL, json=body)).json()
         assert first["total_lawsuits"] == len(matching)
         sandbox_state(app).mark_retrieved(API_KEY, matching[0])

@@ -27,6 +27,7 @@ from lawsuit_tui.sandbox.persistence import StateMismatch, saved_parts
 from lawsuit_tui.sandbox.state import SandboxState
 from lawsuit_tui.sandbox.tables import Table
 from lawsuit_tui.sandbox.world import World
+from tests.support.sandbox_http import sandbox_http
 
 KEY = "sandbox"
 
@@ -48,11 +49,7 @@ async def open_app(state_path: Path, world: World) -> AsyncIterator[Opened]:
         options.setdefault("world", world)
         options.setdefault("state_path", state_path)
         app = create_app(**options)
-        client = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app),
-            base_url="http://sandbox.test",
-            headers={"api-key": KEY},
-        )
+        client = sandbox_http(app, api_key=KEY, base_url="http://sandbox.test")
         opened.append((app, client))
         return app, client
 
@@ -145,9 +142,7 @@ async def test_what_the_service_holds_is_there_after_a_restart(
     miner = await http.get(f"/miner/requests/{count.json()['request_id']}")
     assert miner.status_code == 200
     assert (await http.get("/lawsuits/transfer-file")).json() == files
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=again), base_url="http://t"
-    ) as bare:
+    async with sandbox_http(again, api_key=None, base_url="http://t") as bare:
         bearer = await bare.post(
             "/requests/lawsuits",
             json=cnj(samples["moving_lawsuit"]),
@@ -406,9 +401,7 @@ def _child(path: Path, code: str, count: int) -> subprocess.Popen[str]:
 @asynccontextmanager
 async def _app_on(path: Path, world: World) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(clock=SandboxClock(DEFAULT_START, speed=0), world=world, state_path=path)
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://s", headers={"api-key": KEY}
-    ) as http:
+    async with sandbox_http(app, api_key=KEY, base_url="http://s") as http:
         yield http
     await sandbox_state(app).aclose()
 

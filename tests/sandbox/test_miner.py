@@ -15,6 +15,7 @@ from lawsuit_tui.sandbox.clock import SandboxClock
 from lawsuit_tui.sandbox.counts import STARTING_CREDITS, TIER_PRICES, MinerRecord
 from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.sandbox.world.miner import amount_tier
+from tests.support.sandbox_http import sandbox_http
 
 OTHER = "other-key"
 
@@ -33,11 +34,7 @@ def app(clock: SandboxClock) -> FastAPI:
 
 @pytest.fixture
 async def http(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": "sandbox"},
-    ) as client:
+    async with sandbox_http(app) as client:
         yield client
 
 

@@ -19,6 +19,7 @@ from lawsuit_tui.sandbox.world import World
 from lawsuit_tui.sandbox.world import samples as samples_module
 from lawsuit_tui.services.paths import state_path_for
 from lawsuit_tui.services.sandbox_samples import kept_samples
+from tests.support.sandbox_http import sandbox_http
 
 # What the samples of seed 7 at the default epoch digest to, by SAMPLES_VERSION: a change that
 # moves them must raise the version (kept samples of the old one are then made again).
@@ -45,7 +46,7 @@ def open_app(
     app = create_app(
         clock=SandboxClock.frozen(), world=world, state_path=state_path_for(cache_dir, 7)
     )
-    client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sb.test")
+    client = sandbox_http(app, api_key=None, base_url="http://sb.test")
     apps.append((app, client))
     return app, client
 

@@ -6,6 +6,7 @@ delivery must come again with the same callback_id. Waits are bounded polls, not
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -59,29 +60,14 @@ def hook_server() -> Iterator[tuple[str, _Hooks]]:
         server.server_close()
 
 
-def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
-    hook_server: tuple[str, _Hooks], tmp_path: Any
-) -> None:
-    hook_url, hooks = hook_server
-    # The sandbox's clock at 5x: the request completes and the redelivery (1 s of sandbox
-    # time after the 500) comes within a fraction of a second of real time.
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAWSUIT_TUI_SANDBOX__SPEED": "5"}
+@contextlib.contextmanager
+def _serving(
+    *args: str, stop: signal.Signals, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``sandbox serve`` (``args``) in a child process, with its first line (the root URL)
+    read; at the end it is sent ``stop`` and must exit 0 within 15 s."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "lawsuit_tui",
-            "sandbox",
-            "serve",
-            "--port",
-            "0",
-            "--callback-url",
-            hook_url,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
+        [*SERVE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
     try:
         assert process.stdout is not None
@@ -90,6 +76,25 @@ def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
             root,
             process.stderr and process.stderr.read(),
         )
+        yield process, root
+    finally:
+        process.send_signal(stop)
+        try:
+            code = process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert code == 0, process.stderr.read() if process.stderr else ""
+
+
+def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
+    hook_server: tuple[str, _Hooks], tmp_path: Any
+) -> None:
+    hook_url, hooks = hook_server
+    # The sandbox's clock at 5x: the request completes and the redelivery (1 s of sandbox
+    # time after the 500) comes within a fraction of a second of real time.
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAWSUIT_TUI_SANDBOX__SPEED": "5"}
+    with _serving("--callback-url", hook_url, env=env, stop=signal.SIGINT) as (process, root):
         assert int(root.rsplit(":", 1)[1]) > 0
         assert process.stdout.readline().strip() == "accepting api-key 'sandbox'"
         with httpx.Client(base_url=root, headers={"api-key": "sandbox"}, timeout=10) as client:
@@ -125,14 +130,6 @@ def test_serve_on_a_port_with_a_webhook_redelivered_after_500(
             assert got["status"] == "completed"
             stats = client.get("/_sandbox/stats").json()["webhooks"]
             assert stats["retries"] >= 1
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            code = process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-    assert code == 0, process.stderr.read() if process.stderr else ""
 
 
 def test_serve_refuses_a_bad_key_option() -> None:
@@ -147,38 +144,12 @@ def test_serve_refuses_a_bad_key_option() -> None:
 
 
 def test_sigterm_stops_cleanly() -> None:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "lawsuit_tui",
-            "sandbox",
-            "serve",
-            "--port",
-            "0",
-            "--api-key",
-            "k3y-secret:no-miner",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        assert root.startswith("http://127.0.0.1:")
+    arguments = ("--api-key", "k3y-secret:no-miner")
+    with _serving(*arguments, stop=signal.SIGTERM) as (process, root):
         said = process.stdout.readline()
         assert "k3y-secret" not in said and "no-miner" in said
         answer = httpx.get(f"{root}/requests/responses", headers={"api-key": "k3y-secret"})
         assert answer.status_code == 200
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            code = process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-    assert code == 0
 
 
 def test_serve_keeps_its_state_in_a_file_across_restarts(tmp_path: Any) -> None:

@@ -26,6 +26,7 @@ from lawsuit_tui.sandbox.vault import (
 )
 from tests.support.certificates import HOLDER_CN, PFX_PASSWORD, pfx_base64
 from tests.support.error_bodies import error_fields, error_name
+from tests.support.sandbox_http import sandbox_http
 
 ESAJ_1 = "ESAJ - TJSP - 1º grau"
 ESAJ_2 = "ESAJ - TJSP - 2º grau"
@@ -495,11 +496,7 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
         clock=SandboxClock.frozen(),
         world=FakeWorld(),  # type: ignore[arg-type]
     )
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": API_KEY},
-    ) as http:
+    async with sandbox_http(app, api_key=API_KEY) as http:
         http.app = app  # type: ignore[attr-defined]
         yield http
 
@@ -730,11 +727,7 @@ async def test_the_default_app_lists_every_system_of_the_world(real_world: Any) 
     app = create_app(api_keys=[API_KEY], clock=SandboxClock.frozen(), world=real_world)
     systems = real_world.court_systems()
     tjsp = next(s for s in systems if s.court_acronym == "TJSP" and s.siblings)
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": API_KEY},
-    ) as http:
+    async with sandbox_http(app, api_key=API_KEY) as http:
         rows = await listing(http)
         assert [row[0] for row in rows] == ["*", *[s.name for s in systems]]
         answer = await register(http, wrapped(tjsp.name, "acme"))

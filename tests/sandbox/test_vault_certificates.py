@@ -15,6 +15,7 @@ from lawsuit_tui.sandbox.app import create_app
 from lawsuit_tui.sandbox.clock import DEFAULT_START, SandboxClock
 from lawsuit_tui.sandbox.world import World
 from tests.support.certificates import HOLDER_CN, PFX_PASSWORD, make_pfx, pfx_base64
+from tests.support.sandbox_http import sandbox_http
 
 URL = "/vault/credentials/certificate"
 ESAJ_1 = "ESAJ - TJSP - 1º grau"
@@ -23,11 +24,7 @@ ESAJ_1 = "ESAJ - TJSP - 1º grau"
 @pytest.fixture
 async def client() -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(clock=SandboxClock.frozen(), world=World.shared(7))
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app),
-        base_url="http://sandbox",
-        headers={"api-key": "sandbox"},
-    ) as http:
+    async with sandbox_http(app) as http:
         yield http
 
 

@@ -10,10 +10,7 @@ collection has items of it, ``tests/conformance/postman/<family>.json``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +20,9 @@ from typing import Any
 
 import httpx
 from jsonschema import Draft202012Validator, FormatChecker
+
+from tests.support.served_sandbox import clean_env
+from tests.support.served_sandbox import served_sandbox as serve_sandbox
 
 __all__ = [
     "CONFORMANCE",
@@ -124,7 +124,6 @@ class ServedSandbox:
     """The sandbox on a loopback port: its root and the five base URLs (D1)."""
 
     root: str
-    process: subprocess.Popen[str]
 
     @property
     def urls(self) -> dict[str, str]:
@@ -144,31 +143,9 @@ class ServedSandbox:
 def served_sandbox(tmp: Path, *, speed: float = 20.0) -> Iterator[ServedSandbox]:
     """``python -m lawsuit_tui sandbox serve --port 0`` (a free loopback port), its clock at
     ``speed`` times real time, with a configuration of its own under ``tmp``."""
-    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("LAWSUIT_TUI_")}
-    env.update(
-        PYTHONUNBUFFERED="1",
-        LAWSUIT_TUI_CONFIG=str(tmp / "config.toml"),
-        LAWSUIT_TUI_CACHE_DIR=str(tmp / "cache"),
-        LAWSUIT_TUI_SANDBOX__SPEED=str(speed),
+    env = clean_env(
+        LAWSUIT_TUI_CONFIG=str(tmp / "config.toml"), LAWSUIT_TUI_CACHE_DIR=str(tmp / "cache")
     )
-    command = [sys.executable, "-m", "lawsuit_tui", "sandbox", "serve", "--host", "127.0.0.1"]
-    process = subprocess.Popen(
-        [*command, "--port", "0", "--rate-limit", "100000/60"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert process.stdout is not None
-        root = process.stdout.readline().strip()
-        if not root.startswith("http://127.0.0.1:"):
-            raise AssertionError(f"the sandbox did not start: {root!r}")
-        yield ServedSandbox(root, process)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    arguments = ("--host", "127.0.0.1", "--rate-limit", "100000/60")
+    with serve_sandbox(*arguments, env=env, speed=speed) as root:
+        yield ServedSandbox(root)

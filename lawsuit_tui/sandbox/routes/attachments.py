@@ -22,7 +22,7 @@ from lawsuit_tui.sandbox.routes.files import link_to
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/lawsuits", tags=["lookup"])
+router = APIRouter(prefix="/lawsuits", tags=["lookup"], default_response_class=FastJSON)
 
 _LINK_RESPONSES = documented(AttachmentLink, 404)
 
@@ -30,7 +30,6 @@ _LINK_RESPONSES = documented(AttachmentLink, 404)
 @router.get(
     "/lawsuits/{cnj}/{instance}/attachments/{attachment_id}",
     summary="The address of an attachment's file (D81)",
-    response_class=FastJSON,
     responses=_LINK_RESPONSES,
 )
 async def attachment_file(
@@ -83,7 +82,6 @@ async def attachment_file(
 @router.get(
     "/warrants/{lawsuit_cnj}/attachments/{attachment_id}",
     summary="The address of a warrant's document (D81, D122)",
-    response_class=FastJSON,
     responses=_LINK_RESPONSES,
 )
 async def warrant_attachment(

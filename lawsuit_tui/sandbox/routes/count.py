@@ -31,24 +31,18 @@ from lawsuit_tui.sandbox.world.miner import unknown_tribunals
 __all__ = [
     "COUNT_BODY_SCHEMA",
     "ECHO_FIELDS",
+    "FILTER_BODY",
+    "UNUSABLE_FILTER",
     "CountErrorList",
     "count_problems",
     "read_filter",
     "router",
 ]
 
-# The filter echoed in the answer, in this order; absent fields are null (D38). The spec's echo
-# lists every field but amount_tier; a tier is what was applied when sent, so it is echoed too.
-ECHO_FIELDS = (
-    "kind",
-    "tribunals",
-    "amount_min",
-    "amount_max",
-    "amount_tier",
-    "budget_years",
-    "natures",
-    "tags",
-)
+# The filter echoed in the answer: the Miner filter's fields in its order but responses_limit,
+# which filters nothing; absent fields are null (D38). The spec's echo lists every field but
+# amount_tier; a tier is what was applied when sent, so it is echoed too.
+ECHO_FIELDS = tuple(name for name in CountBody.model_fields if name != "responses_limit")
 
 
 def count_problems(data: object) -> list[str]:
@@ -199,6 +193,19 @@ COUNT_BODY_SCHEMA: dict[str, Any] = {
     ],
 }
 
+# What the count and the find document alike: the filter as their body, read by read_filter
+# (not a parameter, so that every problem comes back at once), and its 422 (D94).
+FILTER_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": COUNT_BODY_SCHEMA}},
+    }
+}
+UNUSABLE_FILTER: dict[str, Any] = {
+    "model": CountErrorList,
+    "description": "a court id the Miner lacks, amount_min above amount_max (D94)",
+}
+
 router = APIRouter(prefix="/miner", tags=["count"])
 
 
@@ -237,17 +244,9 @@ async def read_body(request: Request) -> Any:
     responses={
         **error_responses(401, 403, 413, 500, 502, 503, 504, miner=True),
         400: {"model": CountErrorList, "description": "every problem of the body"},
-        422: {
-            "model": CountErrorList,
-            "description": "a court id the Miner lacks, amount_min above amount_max (D94)",
-        },
+        422: UNUSABLE_FILTER,
     },
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": COUNT_BODY_SCHEMA}},
-        }
-    },
+    openapi_extra=FILTER_BODY,
 )
 async def count_lawsuits(
     request: Request, key: Annotated[KeyConfig, Depends(require_key("miner"))], state: State

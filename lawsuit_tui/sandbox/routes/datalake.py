@@ -32,7 +32,11 @@ from lawsuit_tui.sandbox.routes._common import FastJSON, answer, documented
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["datalake"], dependencies=[Depends(datalake_rate_limited)])
+router = APIRouter(
+    tags=["datalake"],
+    dependencies=[Depends(datalake_rate_limited)],
+    default_response_class=FastJSON,
+)
 
 Lookup = Annotated[KeyConfig, Depends(require_key("lookup"))]
 
@@ -40,7 +44,6 @@ Lookup = Annotated[KeyConfig, Depends(require_key("lookup"))]
 @router.post(
     "/lawsuits/lawsuits/count",
     summary="How many lawsuits the datalake holds for a key and filter",
-    response_class=FastJSON,
     responses=documented(CountOut, 429),
 )
 async def count(body: LawsuitsIn, config: Lookup, state: State) -> FastJSON:
@@ -51,7 +54,6 @@ async def count(body: LawsuitsIn, config: Lookup, state: State) -> FastJSON:
 @router.post(
     "/lawsuits/lawsuits/synthetic",
     summary="The datalake's lawsuits of a key counted by class, subject, court, side...",
-    response_class=FastJSON,
     responses=documented(SyntheticOut, 429),
 )
 async def synthetic(body: LawsuitsIn, config: Lookup, state: State) -> FastJSON:
@@ -64,7 +66,6 @@ async def synthetic(body: LawsuitsIn, config: Lookup, state: State) -> FastJSON:
 @router.post(
     "/lawsuits/steps/count",
     summary="Steps and attachments of each lawsuit's stored copy, per instance",
-    response_class=FastJSON,
     responses=documented(StepsCountOut, 429),
 )
 async def steps_count(body: StepsCountIn, config: Lookup, state: State) -> FastJSON:
@@ -75,7 +76,6 @@ async def steps_count(body: StepsCountIn, config: Lookup, state: State) -> FastJ
 @router.get(
     "/lawsuits/lawsuits/{lawsuit_cnj}",
     summary="The datalake's stored copy of one lawsuit",
-    response_class=FastJSON,
     responses=documented(LawsuitOut, 404, 429),
 )
 async def stored_lawsuit(
@@ -105,7 +105,6 @@ async def stored_lawsuit(
 @router.post(
     "/lawsuits/entities",
     summary="Registration data of a person or company (CPF, CNPJ or name)",
-    response_class=FastJSON,
     responses=documented(EntitiesOut, 429),
 )
 async def entities(body: EntitiesIn, config: Lookup, state: State) -> FastJSON:

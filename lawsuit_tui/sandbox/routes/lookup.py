@@ -25,7 +25,7 @@ from lawsuit_tui.sandbox.state import SandboxState
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["lookup"])
+router = APIRouter(tags=["lookup"], default_response_class=FastJSON)
 
 
 async def _answer(
@@ -69,7 +69,6 @@ def _without_source_name(lawsuit: dict[str, Any]) -> dict[str, Any]:
 @router.post(
     "/lawsuits/lawsuits",
     summary="The datalake's lawsuits of a key (hot storage), in pages",
-    response_class=FastJSON,
     responses=documented(LawsuitsOut, 429),
     dependencies=[Depends(datalake_rate_limited)],
 )
@@ -84,7 +83,6 @@ async def cached_lookup(
 @router.post(
     "/requests/lawsuits",
     summary="Cached lawsuit lookup, bearer-token variant (steps without source_name)",
-    response_class=FastJSON,
     responses=documented(LawsuitsOut),
 )
 async def bearer_lookup(

@@ -29,7 +29,8 @@ from lawsuit_tui.sandbox.dependencies import State
 from lawsuit_tui.sandbox.errors import CountErrors
 from lawsuit_tui.sandbox.keys import KeyConfig
 from lawsuit_tui.sandbox.routes.count import (
-    COUNT_BODY_SCHEMA,
+    FILTER_BODY,
+    UNUSABLE_FILTER,
     CountErrorList,
     CountFilter,
     read_filter,
@@ -134,17 +135,9 @@ async def list_tribunals(key: MinerKey) -> list[dict[str, Any]]:
     responses={
         **error_responses(401, 413, 500, 502, 503, 504, miner=True),
         **_errors(400, 403),
-        422: {
-            "model": CountErrorList,
-            "description": "a court id the Miner lacks, amount_min above amount_max (D94)",
-        },
+        422: UNUSABLE_FILTER,
     },
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": COUNT_BODY_SCHEMA}},
-        }
-    },
+    openapi_extra=FILTER_BODY,
 )
 async def create_find(request: Request, key: MinerKey, state: State) -> dict[str, Any]:
     body, flt = await read_filter(request)

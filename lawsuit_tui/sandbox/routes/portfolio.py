@@ -20,7 +20,7 @@ from lawsuit_tui.sandbox.world.portfolio import PORTFOLIO_SIZE
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/_sandbox", tags=["sandbox"])
+router = APIRouter(prefix="/_sandbox", tags=["sandbox"], default_response_class=FastJSON)
 
 AnyKey = Annotated[KeyConfig, Depends(require_any_key)]
 
@@ -50,7 +50,6 @@ class PortfolioListOut(BaseModel):
 @router.get(
     "/portfolio",
     summary="The demo portfolio's lawsuits and their tiers (D177)",
-    response_class=FastJSON,
     responses=documented(PortfolioListOut),
 )
 async def list_portfolio(
@@ -65,7 +64,6 @@ async def list_portfolio(
 @router.post(
     "/portfolio",
     summary="Track the demo portfolio for this key, tiered (D177)",
-    response_class=FastJSON,
     responses=documented(PortfolioOut),
 )
 async def track_portfolio(body: PortfolioIn, config: AnyKey, state: State) -> FastJSON:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
@@ -17,7 +17,7 @@ from lawsuit_tui.sandbox.pagination import (
     PageParams,
     ValuesQuery,
     date_query,
-    order_pattern,
+    order_query,
     page_params,
     paginate,
     query_instant,
@@ -30,7 +30,7 @@ from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/requests", tags=["requests"])
+router = APIRouter(prefix="/requests", tags=["requests"], default_response_class=FastJSON)
 
 RequestsKey = Annotated[KeyConfig, Depends(require_key("requests"))]
 Limited = Depends(rate_limited)
@@ -45,7 +45,6 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
     "/requests",
     summary="Create a request",
     status_code=201,
-    response_class=FastJSON,
     responses=documented(RequestRecord, 429, status=201),
     dependencies=[Limited],
 )
@@ -62,7 +61,6 @@ async def create_request(
 @router.get(
     "/requests",
     summary="List requests (newest first) created within a window (D63)",
-    response_class=FastJSON,
     responses=documented(RequestsPage, 429),
     dependencies=[Limited],
 )
@@ -85,10 +83,8 @@ async def list_requests(
     include_deleted: bool = False,
     order: Annotated[
         str | None,
-        Query(
-            max_length=200,
-            json_schema_extra={"pattern": order_pattern(_ORDER_FIELDS)},
-            description='{"created_at":"desc"}, asc|desc (with order_by), or order[field]=dir',
+        order_query(
+            _ORDER_FIELDS, '{"created_at":"desc"}, asc|desc (with order_by), or order[field]=dir'
         ),
     ] = None,
 ) -> FastJSON:
@@ -134,7 +130,6 @@ def _set(values: list[str] | None, normalise: Callable[[str], str] = str) -> set
 @router.get(
     "/requests/{request_id}",
     summary="Get a request",
-    response_class=FastJSON,
     responses=documented(RequestRecord, 404, 429),
     dependencies=[Limited],
 )
@@ -145,7 +140,6 @@ async def get_request(request_id: str, config: RequestsKey, engine: Requests) ->
 @router.delete(
     "/requests/{request_id}",
     summary="Cancel a running request or soft-delete a finished one (D62)",
-    response_class=FastJSON,
     responses=documented(RequestDeletedOut, 404),
 )
 async def delete_request(request_id: str, config: RequestsKey, engine: Requests) -> FastJSON:

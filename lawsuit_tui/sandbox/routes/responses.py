@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Annotated
 
 import orjson
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Request
 
 from lawsuit_tui.sandbox.auth import rate_limited, require_key
 from lawsuit_tui.sandbox.clock import iso
@@ -20,7 +20,7 @@ from lawsuit_tui.sandbox.pagination import (
     PageParams,
     ValuesQuery,
     date_query,
-    order_pattern,
+    order_query,
     page_params,
     paginate,
     query_instant,
@@ -33,17 +33,20 @@ from lawsuit_tui.sandbox.schemas import ResponseOut, ResponsesPageOut
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/requests", tags=["responses"])
+router = APIRouter(prefix="/requests", tags=["responses"], default_response_class=FastJSON)
 
 ResponsesKey = Annotated[KeyConfig, Depends(require_key("requests"))]
 # D76: every filter may come as repeated keys, a JSON array string or one value.
 DateQuery = Annotated[str | None, date_query()]
+OrderQuery = Annotated[
+    str | None,
+    order_query(("created_at",), '{"created_at":"asc"}, asc|desc, or order[field]=dir'),
+]
 
 
 @router.get(
     "/responses",
     summary="List responses (oldest first)",
-    response_class=FastJSON,
     responses=documented(ResponsesPageOut, 404, 429),
     dependencies=[Depends(rate_limited)],
 )
@@ -60,14 +63,7 @@ async def list_responses(
     cached: bool | None = None,
     created_at_gte: DateQuery = None,
     created_at_lte: DateQuery = None,
-    order: Annotated[
-        str | None,
-        Query(
-            max_length=200,
-            json_schema_extra={"pattern": order_pattern(("created_at",))},
-            description='{"created_at":"asc"}, asc|desc, or order[field]=dir',
-        ),
-    ] = None,
+    order: OrderQuery = None,
 ) -> FastJSON:
     requests = query_values(request, "request_id")
     request_status: str | None = None  # D24: null unless one request is named
@@ -111,7 +107,6 @@ def _set(values: list[str] | None) -> set[str] | None:
 @router.get(
     "/responses/{response_id}",
     summary="Get a response by its id",
-    response_class=FastJSON,
     responses=documented(ResponseOut, 404, 429),
     dependencies=[Depends(rate_limited)],
 )
@@ -154,7 +149,6 @@ def _lawsuit_of(stored: StoredResponse) -> tuple[str, object]:
 @router.get(
     "/responses/tracking/{origin_id}",
     summary="Responses of a tracking, the latest per CNJ and instance (D77)",
-    response_class=FastJSON,
     responses=documented(ResponsesPageOut, 429),
     dependencies=[Depends(rate_limited)],
 )
@@ -166,14 +160,7 @@ async def list_tracking_responses(
     paging: Annotated[PageParams, Depends(page_params(1))],
     created_at_gte: Annotated[str, date_query()],
     created_at_lte: Annotated[str, date_query()],
-    order: Annotated[
-        str | None,
-        Query(
-            max_length=200,
-            json_schema_extra={"pattern": order_pattern(("created_at",))},
-            description='{"created_at":"asc"}, asc|desc, or order[field]=dir',
-        ),
-    ] = None,
+    order: OrderQuery = None,
 ) -> FastJSON:
     """D77: the window is required; for each (CNJ, instance) the origin produced responses
     for inside it, its latest response; ``request_status`` is that of the tracking's latest

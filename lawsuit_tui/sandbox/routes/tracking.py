@@ -37,7 +37,7 @@ from lawsuit_tui.sandbox.world.world import compact_key
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/tracking", tags=["tracking"])
+router = APIRouter(prefix="/tracking", tags=["tracking"], default_response_class=FastJSON)
 
 TrackingKey = Annotated[KeyConfig, Depends(require_key("tracking"))]
 Limited = Depends(rate_limited)
@@ -67,7 +67,6 @@ def _created(model: Any, *errors: int) -> dict[Any, Any]:
 @router.post(
     "/tracking",
     summary="Register a tracking (D27, D66)",
-    response_class=FastJSON,
     status_code=201,
     responses=_created(TrackingRecord, 409, 429),
     dependencies=[Limited],
@@ -88,7 +87,6 @@ async def create_tracking(
         "`errors` as `{index, error: '<CODE>: <message>', input}`. 201 even when every item "
         "failed. One call of the shared rate window whatever the item count (D74)."
     ),
-    response_class=FastJSON,
     status_code=201,
     responses=_created(BulkTrackingResult, 429),
     dependencies=[Limited],
@@ -104,7 +102,6 @@ async def create_trackings_bulk(
 @router.get(
     "/tracking",
     summary="List trackings (newest first; deleted ones only with status=deleted)",
-    response_class=FastJSON,
     responses=documented(TrackingsPage, 429),
     dependencies=[Limited],
 )
@@ -159,7 +156,6 @@ async def list_trackings(
 @router.get(
     "/tracking/{tracking_id}",
     summary="Get a tracking",
-    response_class=FastJSON,
     responses=documented(TrackingRecord, 404, 429),
     dependencies=[Limited],
 )
@@ -170,7 +166,6 @@ async def get_tracking(tracking_id: str, config: TrackingKey, engine: Trackings)
 @router.post(
     "/tracking/{tracking_id}/pause",
     summary="Pause a tracking (D28, D29)",
-    response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
 async def pause_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
@@ -182,7 +177,6 @@ async def pause_tracking(tracking_id: str, config: TrackingKey, engine: Tracking
 @router.post(
     "/tracking/{tracking_id}/resume",
     summary="Resume a tracking (D29)",
-    response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
 async def resume_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
@@ -199,7 +193,6 @@ async def resume_tracking(tracking_id: str, config: TrackingKey, engine: Trackin
         'tracking\'s own is accepted, another is 400. `{"paused": true|false}` pauses or '
         "resumes (Postman). Any other key is 400, naming it."
     ),
-    response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
 async def patch_tracking(
@@ -256,7 +249,6 @@ def _same_search(search: object, search_type: str, entry: Any) -> bool:
 @router.delete(
     "/tracking/{tracking_id}",
     summary="Delete a tracking (logical, D28)",
-    response_class=FastJSON,
     responses=documented(TrackingRecord, 404),
 )
 async def delete_tracking(tracking_id: str, config: TrackingKey, engine: Trackings) -> FastJSON:
@@ -283,7 +275,6 @@ def _items_of(state: Any, config: KeyConfig) -> list[dict[str, Any]]:
 @router.get(
     "/tracked-item",
     summary="List tracked items",
-    response_class=FastJSON,
     responses=documented(TrackedItemsPage),
 )
 async def list_tracked_items(
@@ -314,7 +305,6 @@ async def list_tracked_items(
 @router.get(
     "/tracked-item-count",
     summary="Count tracked items",
-    response_class=FastJSON,
     responses=documented(TrackedItemCount),
 )
 async def count_tracked_items(
@@ -328,7 +318,6 @@ async def count_tracked_items(
 @router.get(
     "/tracked-item/{tracked_item_id}",
     summary="Get a tracked item",
-    response_class=FastJSON,
     responses=documented(TrackedItem, 404),
 )
 async def get_tracked_item(tracked_item_id: str, config: TrackingKey, state: State) -> FastJSON:

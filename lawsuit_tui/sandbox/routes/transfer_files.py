@@ -25,7 +25,7 @@ from lawsuit_tui.sandbox.pagination import (
     PageParams,
     ValuesQuery,
     listed_values,
-    order_pattern,
+    order_query,
     page_params,
     paginate,
     query_instant,
@@ -38,7 +38,7 @@ from lawsuit_tui.sandbox.world import transfer_files
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/lawsuits", tags=["transfer files"])
+router = APIRouter(prefix="/lawsuits", tags=["transfer files"], default_response_class=FastJSON)
 
 LookupKey = Annotated[KeyConfig, Depends(require_key("lookup"))]
 
@@ -100,7 +100,6 @@ _ORDER_FIELDS = (*_DATE_FIELDS, "name", "description", "file_size", "lawsuits_co
 @router.get(
     "/transfer-file",
     summary="List the company's transfer files",
-    response_class=FastJSON,
     responses=documented(TransferFilesPage),
 )
 async def list_transfer_files(
@@ -114,10 +113,8 @@ async def list_transfer_files(
     paging: Annotated[PageParams, Depends(page_params(5, max_size=100, default_size=10))],
     order: Annotated[
         str | None,
-        Query(
-            max_length=200,
-            json_schema_extra={"pattern": order_pattern(_ORDER_FIELDS)},
-            description='asc|desc (with order_by), {"created_at":"desc"}, or order[field]=dir',
+        order_query(
+            _ORDER_FIELDS, 'asc|desc (with order_by), {"created_at":"desc"}, or order[field]=dir'
         ),
     ] = None,
     order_by: Annotated[
@@ -176,7 +173,6 @@ async def _one(state: SandboxState, key: str, transfer_file_id: str) -> dict[str
 @router.get(
     "/transfer-file/{transfer_file_id}",
     summary="A transfer file and its download address (5 minutes)",
-    response_class=FastJSON,
     responses=documented(TransferFileWithUrl, 404),
 )
 async def get_transfer_file(
@@ -200,7 +196,6 @@ async def get_transfer_file(
 @router.patch(
     "/transfer-file/{transfer_file_id}",
     summary="Mark a transfer file downloaded, or report an error",
-    response_class=FastJSON,
     responses=documented(TransferFile, 404, 409),
 )
 async def update_transfer_file(

@@ -471,25 +471,32 @@ class IndexBuilder:
             and r.random() < 0.35
         )
         period = r.choice((6.0, 12.0, 24.0, 36.0, 72.0, 120.0)) if moving else 0.0
+
+        def first_instance_rec(
+            end: datetime, n_steps: int, has_sentence: bool, *, archived: bool, moving: bool
+        ) -> InstanceRec:
+            """The first instance up to ``end``; when the lawsuit went up (``appeal``), its
+            last steps remitted it and it stopped there."""
+            stored_at = self.stored_at(r, dist, end, moving)
+            return InstanceRec(
+                1,
+                klass,
+                body,
+                title,
+                dist,
+                end,
+                n_steps,
+                has_sentence,
+                remitted=appeal,
+                archived=archived,
+                period_hours=period if moving else 0.0,
+                stored_at=stored_at,
+            )
+
         if appeal:
             up = dist + (end - dist) * r.uniform(0.55, 0.8)
             n1 = max(4, int(total * 0.6))
-            rec.instances.append(
-                InstanceRec(
-                    1,
-                    klass,
-                    body,
-                    title,
-                    dist,
-                    up,
-                    n1,
-                    True,
-                    True,
-                    False,
-                    0.0,
-                    self.stored_at(r, dist, up, False),
-                )
-            )
+            rec.instances.append(first_instance_rec(up, n1, True, archived=False, moving=False))
             second = names.SECOND_INSTANCE_CLASSES.get(
                 "jec" if klass[0] == 436 else rec.kind, names.SECOND_INSTANCE_CLASSES["civil"]
             )
@@ -515,20 +522,7 @@ class IndexBuilder:
             )
         else:
             rec.instances.append(
-                InstanceRec(
-                    1,
-                    klass,
-                    body,
-                    title,
-                    dist,
-                    end,
-                    total,
-                    has_sentence,
-                    False,
-                    archived,
-                    period,
-                    self.stored_at(r, dist, end, moving),
-                )
+                first_instance_rec(end, total, has_sentence, archived=archived, moving=moving)
             )
 
     def stored_at(

@@ -120,7 +120,7 @@ class Link:
 
 
 class Registry:
-    """The registration data of a world's population. Build with :meth:`build`."""
+    """The registration data of a world's population: who owns what, drawn when made."""
 
     def __init__(
         self,
@@ -140,19 +140,7 @@ class Registry:
         self._holdings: dict[str, list[Link]] = {}
         self.showcase = ""
         self.holding = ""
-
-    @classmethod
-    def build(
-        cls,
-        seed: int,
-        epoch: datetime,
-        pop: Population,
-        lawsuit_count: Callable[[str], int],
-        reorganisations: dict[str, datetime],
-    ) -> Registry:
-        registry = cls(seed, epoch, pop, lawsuit_count, reorganisations)
-        registry._draw_links()
-        return registry
+        self._draw_links()
 
     # ------------------------------------------------------------------ who is who
 

@@ -270,7 +270,7 @@ class World:
     def registry(self) -> Registry:
         """The people's and companies' registration data, drawn on first use (D103)."""
         if self._registry is None:
-            self._registry = Registry.build(
+            self._registry = Registry(
                 self.seed,
                 self.epoch,
                 self.pop,
