@@ -26,6 +26,7 @@ How ``parse_search_key`` decides (after removing spaces and punctuation, upperca
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -436,6 +437,25 @@ def _check_digit_error(
     )
 
 
+def _checked_document(
+    key: SearchKey,
+    label: str,
+    check_digits: Callable[[str], str],
+    repeated: str,
+    allow_wrong: bool,
+) -> SearchKey:
+    """``key``, a CPF or CNPJ of the right length, once its digits are not all one (the
+    message id ``repeated`` says so) and its last two are the check digits of the rest
+    (unless ``allow_wrong``)."""
+    compact, kind = key.key, key.search_type
+    if len(set(compact)) == 1:
+        raise InvalidSearchKey(*_text(repeated), kind=kind, reason="repeated")
+    expected = check_digits(compact[:-2])
+    if compact[-2:] != expected and not allow_wrong:
+        _check_digit_error(kind, label, expected, compact[-2:], key)
+    return key
+
+
 def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
     if not compact.isdigit() or not compact.isascii():
         raise InvalidSearchKey(*_text(N_("CPF takes digits only")), kind="cpf", reason="format")
@@ -446,15 +466,13 @@ def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cpf",
             reason="length",
         )
-    if len(set(compact)) == 1:
-        raise InvalidSearchKey(
-            *_text(N_("CPF with all digits equal is not valid")), kind="cpf", reason="repeated"
-        )
-    key = SearchKey("cpf", compact, format_cpf(compact))
-    expected = cpf_check_digits(compact[:9])
-    if compact[9:] != expected and not allow_wrong:
-        _check_digit_error("cpf", "CPF", expected, compact[9:], key)
-    return key
+    return _checked_document(
+        SearchKey("cpf", compact, format_cpf(compact)),
+        "CPF",
+        cpf_check_digits,
+        N_("CPF with all digits equal is not valid"),
+        allow_wrong,
+    )
 
 
 def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
@@ -473,15 +491,13 @@ def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cnpj",
             reason="format",
         )
-    if len(set(compact)) == 1:
-        raise InvalidSearchKey(
-            *_text(N_("CNPJ with all digits equal is not valid")), kind="cnpj", reason="repeated"
-        )
-    key = SearchKey("cnpj", compact, format_cnpj(compact))
-    expected = cnpj_check_digits(compact[:12])
-    if compact[12:] != expected and not allow_wrong:
-        _check_digit_error("cnpj", "CNPJ", expected, compact[12:], key)
-    return key
+    return _checked_document(
+        SearchKey("cnpj", compact, format_cnpj(compact)),
+        "CNPJ",
+        cnpj_check_digits,
+        N_("CNPJ with all digits equal is not valid"),
+        allow_wrong,
+    )
 
 
 def _parse_cnj_key(text: str, allow_wrong: bool) -> SearchKey:
