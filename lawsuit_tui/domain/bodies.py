@@ -520,6 +520,13 @@ class TrackingBulkBody(BodyModel):
         return value
 
 
+def _wildcard_when_blank(value: Any) -> Any:
+    """A system name or customer key left blank means the wildcard ``*`` (D8, D83)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return WILDCARD_SYSTEM
+    return value
+
+
 class CredentialItem(Credential):
     """One credential to register: username and password, with the court's two-factor setup
     key in ``custom_data.secret`` when it asks for a code (D67). A blank customer_key means
@@ -539,9 +546,7 @@ class CredentialItem(Credential):
     @field_validator("customer_key", mode="before")
     @classmethod
     def _default_key(cls, value: Any) -> Any:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return WILDCARD_SYSTEM
-        return value
+        return _wildcard_when_blank(value)
 
     @model_validator(mode="after")
     def _complete_login(self) -> CredentialItem:
@@ -582,9 +587,7 @@ class CertificateBody(BodyModel):
     @field_validator("system_name", "customer_key", mode="before")
     @classmethod
     def _default_wildcard(cls, value: Any) -> Any:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return WILDCARD_SYSTEM
-        return value
+        return _wildcard_when_blank(value)
 
     @field_validator("file_base64")
     @classmethod
