@@ -438,11 +438,7 @@ def _check_digit_error(
 
 
 def _checked_document(
-    key: SearchKey,
-    label: str,
-    check_digits: Callable[[str], str],
-    repeated: str,
-    allow_wrong: bool,
+    key: SearchKey, check_digits: Callable[[str], str], repeated: str, allow_wrong: bool
 ) -> SearchKey:
     """``key``, a CPF or CNPJ of the right length, once its digits are not all one (the
     message id ``repeated`` says so) and its last two are the check digits of the rest
@@ -452,7 +448,7 @@ def _checked_document(
         raise InvalidSearchKey(*_text(repeated), kind=kind, reason="repeated")
     expected = check_digits(compact[:-2])
     if compact[-2:] != expected and not allow_wrong:
-        _check_digit_error(kind, label, expected, compact[-2:], key)
+        _check_digit_error(kind, kind.upper(), expected, compact[-2:], key)
     return key
 
 
@@ -466,13 +462,9 @@ def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cpf",
             reason="length",
         )
-    return _checked_document(
-        SearchKey("cpf", compact, format_cpf(compact)),
-        "CPF",
-        cpf_check_digits,
-        N_("CPF with all digits equal is not valid"),
-        allow_wrong,
-    )
+    key = SearchKey("cpf", compact, format_cpf(compact))
+    repeated = N_("CPF with all digits equal is not valid")
+    return _checked_document(key, cpf_check_digits, repeated, allow_wrong)
 
 
 def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
@@ -491,13 +483,9 @@ def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cnpj",
             reason="format",
         )
-    return _checked_document(
-        SearchKey("cnpj", compact, format_cnpj(compact)),
-        "CNPJ",
-        cnpj_check_digits,
-        N_("CNPJ with all digits equal is not valid"),
-        allow_wrong,
-    )
+    key = SearchKey("cnpj", compact, format_cnpj(compact))
+    repeated = N_("CNPJ with all digits equal is not valid")
+    return _checked_document(key, cnpj_check_digits, repeated, allow_wrong)
 
 
 def _parse_cnj_key(text: str, allow_wrong: bool) -> SearchKey:
