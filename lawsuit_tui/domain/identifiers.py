@@ -276,6 +276,18 @@ def _cnj_field(value: str | int, width: int, name: str) -> str:
     return text
 
 
+# The parts of a CNJ number after its check digits, and their widths (NNNNNNN AAAA J TR OOOO).
+_CNJ_PARTS = (("sequence", 7), ("year", 4), ("segment", 1), ("court", 2), ("origin", 4))
+
+
+def _cnj_fields(*values: str | int) -> list[str]:
+    """The parts of a CNJ number (sequence, year, segment, court, origin), zero-padded."""
+    return [
+        _cnj_field(value, width, name)
+        for value, (name, width) in zip(values, _CNJ_PARTS, strict=True)
+    ]
+
+
 def cnj_check_digits(
     sequence: str | int,
     year: str | int,
@@ -284,11 +296,7 @@ def cnj_check_digits(
     origin: str | int,
 ) -> str:
     """The check digits DD of a CNJ number (ISO 7064 mod 97-10, CNJ Resolution 65/2008)."""
-    seq = _cnj_field(sequence, 7, "sequence")
-    yr = _cnj_field(year, 4, "year")
-    j = _cnj_field(segment, 1, "segment")
-    tr = _cnj_field(court, 2, "court")
-    oo = _cnj_field(origin, 4, "origin")
+    seq, yr, j, tr, oo = _cnj_fields(sequence, year, segment, court, origin)
     rest = int(f"{seq}{yr}{j}{tr}{oo}00") % 97
     return f"{98 - rest:02d}"
 
@@ -301,11 +309,7 @@ def make_cnj(
     origin: str | int,
 ) -> str:
     """A valid CNJ number, formatted ``NNNNNNN-DD.AAAA.J.TR.OOOO``."""
-    seq = _cnj_field(sequence, 7, "sequence")
-    yr = _cnj_field(year, 4, "year")
-    j = _cnj_field(segment, 1, "segment")
-    tr = _cnj_field(court, 2, "court")
-    oo = _cnj_field(origin, 4, "origin")
+    seq, yr, j, tr, oo = _cnj_fields(sequence, year, segment, court, origin)
     dd = cnj_check_digits(seq, yr, j, tr, oo)
     return f"{seq}-{dd}.{yr}.{j}.{tr}.{oo}"
 
