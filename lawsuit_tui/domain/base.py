@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, ValidationError
 
 __all__ = [
     "ApiModel",
@@ -23,6 +23,7 @@ __all__ = [
     "Timestamp",
     "as_datetime",
     "format_timestamp",
+    "validated_or_raw",
 ]
 
 
@@ -68,6 +69,17 @@ class ApiModel(BaseModel):
     def to_json_dict(self) -> dict[str, Any]:
         """The payload as received (unset fields left out), ready for JSON."""
         return self.model_dump(mode="json", exclude_unset=True)
+
+
+def validated_or_raw(model: type[ApiModel] | None, value: dict[str, Any]) -> Any:
+    """``value`` as ``model``, or the raw object when there is no model or it does not fit:
+    a payload is kept as it came rather than refused."""
+    if model is None:
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return value
 
 
 def format_timestamp(value: datetime | str) -> str:

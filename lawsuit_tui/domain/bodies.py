@@ -88,6 +88,7 @@ __all__ = [
     "Translate",
     "accepted_response_types",
     "attachments_allowed",
+    "invalid_body",
     "response_type_problem",
     "validation_messages",
 ]
@@ -165,9 +166,17 @@ MAX_RECURRENCE_DAYS = 90  # D66: days, 1..90 (the changelog)
 MAX_BULK_TRACKINGS = 1000  # D73
 
 
-def _invalid(message: str) -> PydanticCustomError:
+def invalid_body(message: str) -> PydanticCustomError:
+    """The error a body's rule raises, ``message`` written for the person who typed the value."""
     # The message is already formatted: keep braces in user data from being read as fields.
     return PydanticCustomError("invalid_body", "{message}", {"message": message})
+
+
+def _check_range(value: int | None, low: int, high: int, message: str) -> None:
+    """Refuse ``value`` outside ``low..high`` (None passes); ``message`` is a message id whose
+    ``{low}``, ``{high}`` and ``{value}`` are filled in."""
+    if value is not None and not low <= value <= high:
+        raise invalid_body(_(message).format(low=low, high=high, value=value))
 
 
 def validation_messages(exc: ValidationError) -> list[str]:
@@ -224,12 +233,13 @@ def attachments_allowed(search_type: object, response_type: object) -> bool:
     return enum_or_none(ResponseType, response_type) is ResponseType.WARRANT
 
 
-def _with_attachments_problem(with_attachments: bool | None, search: SearchBody) -> str | None:
+def _check_with_attachments(with_attachments: bool | None, search: SearchBody) -> None:
     if with_attachments and not attachments_allowed(search.search_type, search.response_type):
-        return _(
-            "with_attachments applies only to lawsuit_cnj and warrant searches, not to {search}"
-        ).format(search=str(search.search_type))
-    return None
+        raise invalid_body(
+            _(
+                "with_attachments applies only to lawsuit_cnj and warrant searches, not to {search}"
+            ).format(search=str(search.search_type))
+        )
 
 
 def _has_filter(params: SearchParams | None) -> bool:
@@ -241,7 +251,7 @@ def _has_filter(params: SearchParams | None) -> bool:
 
 def _check_url(value: str | None) -> str | None:
     if value is not None and not re.match(r"^https?://[^\s/]+", value):
-        raise _invalid(_("callback_url must be an http:// or https:// address"))
+        raise invalid_body(_("callback_url must be an http:// or https:// address"))
     return value
 
 
@@ -275,36 +285,36 @@ class SearchBody(BodyModel):
         # D115: a custom search has no key (the filters are the search); it is sent empty.
         custom = enum_or_none(SearchType, info.data.get("search_type")) is SearchType.CUSTOM
         if not value.strip() and not custom:
-            raise _invalid(_("search_key must not be empty"))
+            raise invalid_body(_("search_key must not be empty"))
         return value
 
     @field_validator("cache_ttl_in_days")
     @classmethod
     def _ttl_in_range(cls, value: int | None) -> int | None:
-        if value is not None and not 1 <= value <= MAX_CACHE_TTL_DAYS:
-            raise _invalid(
-                _("cache_ttl_in_days must be between 1 and {high} days, not {value}").format(
-                    high=MAX_CACHE_TTL_DAYS, value=value
-                )
-            )
+        _check_range(
+            value,
+            1,
+            MAX_CACHE_TTL_DAYS,
+            N_("cache_ttl_in_days must be between 1 and {high} days, not {value}"),
+        )
         return value
 
     @model_validator(mode="after")
     def _compatible_types(self) -> SearchBody:
         problem = response_type_problem(self.search_type, self.response_type)
         if problem:
-            raise _invalid(problem)
+            raise invalid_body(problem)
         search = enum_or_none(SearchType, self.search_type)
         params = self.search_params
         if search in ATTACHMENT_SEARCHES and not (params and (params.attachment_id or "").strip()):
             # D115: the attachment to fetch is named in search_params (requests.json).
-            raise _invalid(
+            raise invalid_body(
                 _("a {search} search needs search_params.attachment_id").format(
                     search=str(self.search_type)
                 )
             )
         if search is SearchType.CUSTOM and not _has_filter(params):
-            raise _invalid(_("a custom search needs at least one filter"))
+            raise invalid_body(_("a custom search needs at least one filter"))
         return self
 
 
@@ -323,9 +333,7 @@ class CreateRequestBody(BodyModel):
 
     @model_validator(mode="after")
     def _attachments_for_lawsuits(self) -> CreateRequestBody:
-        problem = _with_attachments_problem(self.with_attachments, self.search)
-        if problem:
-            raise _invalid(problem)
+        _check_with_attachments(self.with_attachments, self.search)
         return self
 
 
@@ -345,18 +353,18 @@ class PageParams(BodyModel):
     @classmethod
     def _page_from_one(cls, value: int) -> int:
         if value < 1:
-            raise _invalid(_("page must be at least 1, not {value}").format(value=value))
+            raise invalid_body(_("page must be at least 1, not {value}").format(value=value))
         return value
 
     @field_validator("page_size")
     @classmethod
     def _page_size_bounds(cls, value: int) -> int:
-        if not cls.min_page_size <= value <= cls.max_page_size:
-            raise _invalid(
-                _("page_size must be between {low} and {high}, not {value}").format(
-                    low=cls.min_page_size, high=cls.max_page_size, value=value
-                )
-            )
+        _check_range(
+            value,
+            cls.min_page_size,
+            cls.max_page_size,
+            N_("page_size must be between {low} and {high}, not {value}"),
+        )
         return value
 
     def to_query(self) -> dict[str, str]:
@@ -444,12 +452,12 @@ class _TrackingFields(BodyModel):
     @field_validator("recurrence")
     @classmethod
     def _recurrence_positive(cls, value: int | None) -> int | None:
-        if value is not None and not 1 <= value <= MAX_RECURRENCE_DAYS:
-            raise _invalid(
-                _("recurrence is a number of days from 1 to {high}, not {value}").format(
-                    high=MAX_RECURRENCE_DAYS, value=value
-                )
-            )
+        _check_range(
+            value,
+            1,
+            MAX_RECURRENCE_DAYS,
+            N_("recurrence is a number of days from 1 to {high}, not {value}"),
+        )
         return value
 
     @field_validator("notification_emails")
@@ -459,25 +467,23 @@ class _TrackingFields(BodyModel):
             return None
         bad = [email for email in value if not _EMAIL.match(email.strip())]
         if bad:
-            raise _invalid(_("not a valid e-mail address: {emails}").format(emails=", ".join(bad)))
+            raise invalid_body(
+                _("not a valid e-mail address: {emails}").format(emails=", ".join(bad))
+            )
         return [email.strip() for email in value]
 
     @field_validator("hour_range")
     @classmethod
     def _hour(cls, value: int | None) -> int | None:
-        if value is not None and not 0 <= value <= 23:
-            raise _invalid(
-                _("hour_range must be an hour from 0 to 23, not {value}").format(value=value)
-            )
+        _check_range(value, 0, 23, N_("hour_range must be an hour from 0 to 23, not {value}"))
         return value
 
     @field_validator("execution_minute")
     @classmethod
     def _minute(cls, value: int | None) -> int | None:
-        if value is not None and not 0 <= value <= 59:
-            raise _invalid(
-                _("execution_minute must be a minute from 0 to 59, not {value}").format(value=value)
-            )
+        _check_range(
+            value, 0, 59, N_("execution_minute must be a minute from 0 to 59, not {value}")
+        )
         return value
 
 
@@ -489,9 +495,7 @@ class TrackingCreateBody(_TrackingFields):
 
     @model_validator(mode="after")
     def _attachments_for_lawsuits(self) -> TrackingCreateBody:
-        problem = _with_attachments_problem(self.with_attachments, self.search)
-        if problem:
-            raise _invalid(problem)
+        _check_with_attachments(self.with_attachments, self.search)
         return self
 
 
@@ -508,12 +512,19 @@ class TrackingBulkBody(BodyModel):
     @classmethod
     def _bounded(cls, value: list[TrackingCreateBody]) -> list[TrackingCreateBody]:
         if not 1 <= len(value) <= MAX_BULK_TRACKINGS:
-            raise _invalid(
+            raise invalid_body(
                 _("a bulk creation holds 1 to {high} trackings, not {n}").format(
                     high=MAX_BULK_TRACKINGS, n=len(value)
                 )
             )
         return value
+
+
+def _wildcard_when_blank(value: Any) -> Any:
+    """A system name or customer key left blank means the wildcard ``*`` (D8, D83)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return WILDCARD_SYSTEM
+    return value
 
 
 class CredentialItem(Credential):
@@ -529,15 +540,13 @@ class CredentialItem(Credential):
     @classmethod
     def _system_named(cls, value: str) -> str:
         if not value.strip():
-            raise _invalid(_("system_name must not be empty"))
+            raise invalid_body(_("system_name must not be empty"))
         return value
 
     @field_validator("customer_key", mode="before")
     @classmethod
     def _default_key(cls, value: Any) -> Any:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return WILDCARD_SYSTEM
-        return value
+        return _wildcard_when_blank(value)
 
     @model_validator(mode="after")
     def _complete_login(self) -> CredentialItem:
@@ -545,7 +554,7 @@ class CredentialItem(Credential):
             self.password and self.password.get_secret_value()
         )
         if not has_login:
-            raise _invalid(_("a credential needs a username and a password"))
+            raise invalid_body(_("a credential needs a username and a password"))
         _check_two_factor(self.two_factor_secret)
         return self
 
@@ -554,7 +563,7 @@ def _check_two_factor(secret: SecretStr | None) -> None:
     # D67: the docs do not say the service checks it; a typo here locks the login for good.
     text = secret.get_secret_value() if secret is not None else ""
     if text and not is_base32_secret(text):
-        raise _invalid(_("the two-factor secret must be base32 (letters A-Z, digits 2-7)"))
+        raise invalid_body(_("the two-factor secret must be base32 (letters A-Z, digits 2-7)"))
 
 
 class CertificateBody(BodyModel):
@@ -578,22 +587,20 @@ class CertificateBody(BodyModel):
     @field_validator("system_name", "customer_key", mode="before")
     @classmethod
     def _default_wildcard(cls, value: Any) -> Any:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return WILDCARD_SYSTEM
-        return value
+        return _wildcard_when_blank(value)
 
     @field_validator("file_base64")
     @classmethod
     def _one_line(cls, value: SecretStr) -> SecretStr:
         text = value.get_secret_value()
         if not text or any(ch.isspace() for ch in text):
-            raise _invalid(_("the certificate must be Base64 on a single line"))
+            raise invalid_body(_("the certificate must be Base64 on a single line"))
         return value
 
     @model_validator(mode="after")
     def _two_factor(self) -> CertificateBody:
         if not self.password.get_secret_value():
-            raise _invalid(_("an A1 certificate needs its password"))
+            raise invalid_body(_("an A1 certificate needs its password"))
         _check_two_factor(self.custom_data.secret if self.custom_data else None)
         return self
 
@@ -624,7 +631,7 @@ class CredentialsRegistrationBody(BodyModel):
     @classmethod
     def _at_least_one(cls, value: list[CredentialEntry]) -> list[CredentialEntry]:
         if not value:
-            raise _invalid(_("register at least one credential"))
+            raise invalid_body(_("register at least one credential"))
         return value
 
     @classmethod
@@ -640,7 +647,7 @@ class CredentialDeleteBody(BodyModel):
     @classmethod
     def _not_blank(cls, value: str, info: ValidationInfo) -> str:
         if not value.strip():
-            raise _invalid(_("{field} must not be empty").format(field=info.field_name))
+            raise invalid_body(_("{field} must not be empty").format(field=info.field_name))
         return value
 
 

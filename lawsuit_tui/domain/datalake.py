@@ -25,10 +25,9 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
 from lawsuit_tui.domain.base import ApiModel, Number, as_datetime
-from lawsuit_tui.domain.bodies import BodyModel, PageParams
+from lawsuit_tui.domain.bodies import BodyModel, PageParams, invalid_body
 from lawsuit_tui.domain.courts import court_by_acronym
 from lawsuit_tui.domain.enums import Open, SearchType, Side, enum_or_none
 from lawsuit_tui.domain.identifiers import InvalidSearchKey, parse_search_key
@@ -74,10 +73,6 @@ DATALAKE_SEARCH_TYPES = ("cpf", "cnpj", "oab", "name", "lawsuit_cnj", "rji")
 ENTITY_SEARCH_TYPES = ("cpf", "cnpj", "name")
 
 _PADDED = re.compile(r"^([A-Z]+)-?0*([0-9]+)$")
-
-
-def _invalid(message: str) -> PydanticCustomError:
-    return PydanticCustomError("invalid_body", "{message}", {"message": message})
 
 
 def canonical_tribunal(text: str) -> str | None:
@@ -169,7 +164,7 @@ class _KeyedSearch(BodyModel):
     @classmethod
     def _key_not_empty(cls, value: str) -> str:
         if not value.strip():
-            raise _invalid(_("search_key must not be empty"))
+            raise invalid_body(_("search_key must not be empty"))
         return value
 
 
@@ -188,7 +183,7 @@ class DatalakeSearch(_KeyedSearch):
     def _ttl_positive(cls, value: int | None) -> int | None:
         # D71: the on-demand page says "integer (> 0)".
         if value is not None and value < 1:
-            raise _invalid(
+            raise invalid_body(
                 _("cache_ttl_in_days must be at least 1 day, not {value}").format(value=value)
             )
         return value
@@ -198,7 +193,7 @@ class DatalakeSearch(_KeyedSearch):
         flt = self.search_params.filter if self.search_params else None
         problems = filter_problems(flt)
         if problems:
-            raise _invalid("; ".join(problems))
+            raise invalid_body("; ".join(problems))
         if flt is not None and self.search_params is not None:
             self.search_params.filter = _wire_filter(flt)
         return self
@@ -280,7 +275,7 @@ class EntitySearch(_KeyedSearch):
     @model_validator(mode="after")
     def _type_accepted(self) -> EntitySearch:
         if str(self.search_type) not in ENTITY_SEARCH_TYPES:
-            raise _invalid(
+            raise invalid_body(
                 _("registration data are searched by {choices}, not by {search}").format(
                     choices=", ".join(ENTITY_SEARCH_TYPES), search=str(self.search_type)
                 )
@@ -305,7 +300,7 @@ class StepsCountBody(BodyModel):
     @classmethod
     def _valid_numbers(cls, value: list[str]) -> list[str]:
         if not value:
-            raise _invalid(_("give at least one CNJ number"))
+            raise invalid_body(_("give at least one CNJ number"))
         out: list[str] = []
         bad: list[str] = []
         for text in value:
@@ -319,7 +314,7 @@ class StepsCountBody(BodyModel):
             else:
                 out.append(key.key)
         if bad:
-            raise _invalid(_("not a CNJ number: {numbers}").format(numbers="; ".join(bad)))
+            raise invalid_body(_("not a CNJ number: {numbers}").format(numbers="; ".join(bad)))
         return list(dict.fromkeys(out))
 
 

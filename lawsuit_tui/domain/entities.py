@@ -20,7 +20,7 @@ from pydantic import Field, field_validator
 
 from lawsuit_tui.domain.base import ApiModel, Code, JsonObject, Number, Timestamp, as_datetime
 from lawsuit_tui.domain.enums import EntityType, Open, RevenueStatus, SearchType, enum_or_none
-from lawsuit_tui.domain.lawsuit import LegalNature, PartyDocument
+from lawsuit_tui.domain.lawsuit import EntityFields, PartyDocument
 
 __all__ = [
     "Address",
@@ -139,51 +139,34 @@ class Partner(ApiModel):
         return is_masked_document(self.main_document)
 
 
-class Entity(ApiModel):
-    """A person or company as the registration data describe it."""
+class Entity(EntityFields):
+    """A person or company as the registration data describe it.
 
-    entity_id: str | None = None
+    The fields are a party's, in their order (:class:`EntityFields`); those below are typed
+    as the registration data pages show them."""
+
     entity_type: Open[EntityType] | None = None
-    name: str | None = None
-    social_name: str | None = None
-    main_document: str | None = None
-    documents: list[PartyDocument] | None = None
     addresses: list[Address] | None = None
     contacts: list[Contact] | None = None
     aka_names: list[str] | None = None
     parents: list[Parent] | None = None
-    birth_date: Timestamp | None = None
     place_of_birth: str | None = None
     nationality: str | None = None
     regime: str | None = None
     gender: str | None = None
     ethnicity: str | None = None
-    tags: JsonObject | None = None
     latest_searches: list[LatestSearch] | None = None
-    legal_nature: LegalNature | None = None
-    head_office: bool | None = None
     branch_activities: list[BranchActivity] | None = None
     position: str | None = None
     profession: str | None = None
     size: str | None = None
-    is_public: bool | None = None
-    closing_date: Timestamp | None = None
-    disabled_person: bool | None = None
     deficiency: str | None = None
-    revenue_service_updated_at: Timestamp | None = None
-    revenue_service_active: bool | None = None
     revenue_service_status: Open[RevenueStatus] | None = None
-    share_capital: Number | None = None
     special_status: str | None = None
-    special_status_date: Timestamp | None = None
     responsible_qualification_id: Code | None = None
     age_group: str | None = None
     pep: list[Pep] | None = None
-    entry_date: Timestamp | None = None
-    created_at: Timestamp | None = None
-    updated_at: Timestamp | None = None
     partners: list[Partner | Any] | None = None
-    associated_people: list[Any] | None = None
 
     @field_validator("gender", mode="before")
     @classmethod

@@ -13,13 +13,14 @@ deliberate exception to the round-trip law; an unknown value round-trips untouch
 from __future__ import annotations
 
 import typing
-import unicodedata
 from enum import StrEnum
 from functools import cache
 from typing import Annotated, Any, TypeVar
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
+
+from lawsuit_tui.domain.folding import fold
 
 __all__ = [
     "AmountTier",
@@ -381,8 +382,7 @@ class RevenueStatus(StrEnum):
 
 def _fold(value: str) -> str:
     # Accents aside too: the Receita's words come with or without them ("REGULARIZACAO").
-    plain = "".join(c for c in unicodedata.normalize("NFKD", value) if not unicodedata.combining(c))
-    return plain.casefold().replace("-", "_").replace(" ", "_")
+    return fold(value).replace("-", "_").replace(" ", "_")
 
 
 @cache

@@ -26,6 +26,7 @@ How ``parse_search_key`` decides (after removing spaces and punctuation, upperca
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -275,6 +276,18 @@ def _cnj_field(value: str | int, width: int, name: str) -> str:
     return text
 
 
+# The parts of a CNJ number after its check digits, and their widths (NNNNNNN AAAA J TR OOOO).
+_CNJ_PARTS = (("sequence", 7), ("year", 4), ("segment", 1), ("court", 2), ("origin", 4))
+
+
+def _cnj_fields(*values: str | int) -> list[str]:
+    """The parts of a CNJ number (sequence, year, segment, court, origin), zero-padded."""
+    return [
+        _cnj_field(value, width, name)
+        for value, (name, width) in zip(values, _CNJ_PARTS, strict=True)
+    ]
+
+
 def cnj_check_digits(
     sequence: str | int,
     year: str | int,
@@ -283,11 +296,7 @@ def cnj_check_digits(
     origin: str | int,
 ) -> str:
     """The check digits DD of a CNJ number (ISO 7064 mod 97-10, CNJ Resolution 65/2008)."""
-    seq = _cnj_field(sequence, 7, "sequence")
-    yr = _cnj_field(year, 4, "year")
-    j = _cnj_field(segment, 1, "segment")
-    tr = _cnj_field(court, 2, "court")
-    oo = _cnj_field(origin, 4, "origin")
+    seq, yr, j, tr, oo = _cnj_fields(sequence, year, segment, court, origin)
     rest = int(f"{seq}{yr}{j}{tr}{oo}00") % 97
     return f"{98 - rest:02d}"
 
@@ -300,11 +309,7 @@ def make_cnj(
     origin: str | int,
 ) -> str:
     """A valid CNJ number, formatted ``NNNNNNN-DD.AAAA.J.TR.OOOO``."""
-    seq = _cnj_field(sequence, 7, "sequence")
-    yr = _cnj_field(year, 4, "year")
-    j = _cnj_field(segment, 1, "segment")
-    tr = _cnj_field(court, 2, "court")
-    oo = _cnj_field(origin, 4, "origin")
+    seq, yr, j, tr, oo = _cnj_fields(sequence, year, segment, court, origin)
     dd = cnj_check_digits(seq, yr, j, tr, oo)
     return f"{seq}-{dd}.{yr}.{j}.{tr}.{oo}"
 
@@ -436,6 +441,21 @@ def _check_digit_error(
     )
 
 
+def _checked_document(
+    key: SearchKey, check_digits: Callable[[str], str], repeated: str, allow_wrong: bool
+) -> SearchKey:
+    """``key``, a CPF or CNPJ of the right length, once its digits are not all one (the
+    message id ``repeated`` says so) and its last two are the check digits of the rest
+    (unless ``allow_wrong``)."""
+    compact, kind = key.key, key.search_type
+    if len(set(compact)) == 1:
+        raise InvalidSearchKey(*_text(repeated), kind=kind, reason="repeated")
+    expected = check_digits(compact[:-2])
+    if compact[-2:] != expected and not allow_wrong:
+        _check_digit_error(kind, kind.upper(), expected, compact[-2:], key)
+    return key
+
+
 def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
     if not compact.isdigit() or not compact.isascii():
         raise InvalidSearchKey(*_text(N_("CPF takes digits only")), kind="cpf", reason="format")
@@ -446,15 +466,9 @@ def _parse_cpf(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cpf",
             reason="length",
         )
-    if len(set(compact)) == 1:
-        raise InvalidSearchKey(
-            *_text(N_("CPF with all digits equal is not valid")), kind="cpf", reason="repeated"
-        )
     key = SearchKey("cpf", compact, format_cpf(compact))
-    expected = cpf_check_digits(compact[:9])
-    if compact[9:] != expected and not allow_wrong:
-        _check_digit_error("cpf", "CPF", expected, compact[9:], key)
-    return key
+    repeated = N_("CPF with all digits equal is not valid")
+    return _checked_document(key, cpf_check_digits, repeated, allow_wrong)
 
 
 def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
@@ -473,15 +487,9 @@ def _parse_cnpj(compact: str, allow_wrong: bool) -> SearchKey:
             kind="cnpj",
             reason="format",
         )
-    if len(set(compact)) == 1:
-        raise InvalidSearchKey(
-            *_text(N_("CNPJ with all digits equal is not valid")), kind="cnpj", reason="repeated"
-        )
     key = SearchKey("cnpj", compact, format_cnpj(compact))
-    expected = cnpj_check_digits(compact[:12])
-    if compact[12:] != expected and not allow_wrong:
-        _check_digit_error("cnpj", "CNPJ", expected, compact[12:], key)
-    return key
+    repeated = N_("CNPJ with all digits equal is not valid")
+    return _checked_document(key, cnpj_check_digits, repeated, allow_wrong)
 
 
 def _parse_cnj_key(text: str, allow_wrong: bool) -> SearchKey:

@@ -11,13 +11,13 @@ makes a search or a step term match as a lawyer types it (``sentenca`` finds "SE
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from enum import StrEnum
 from typing import Any
 
+from lawsuit_tui.domain.folding import fold
 from lawsuit_tui.i18n import _
 
 __all__ = [
@@ -106,15 +106,6 @@ def parse_when(text: str, *, now: datetime, zone: tzinfo) -> datetime:
             ).format(text=text)
         )
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
-
-
-def fold(text: str) -> str:
-    """``text`` in lower case without accents or cedillas, for matching as people type:
-    ``fold("Sentença")`` == ``fold("SENTENCA")`` == ``"sentenca"``."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def matched_terms(terms: Iterable[str], texts: Iterable[str]) -> list[str]:

@@ -23,6 +23,7 @@ __all__ = [
     "Crawler",
     "Custody",
     "Distribution",
+    "EntityFields",
     "FullLawsuitFile",
     "LastStep",
     "Lawsuit",
@@ -75,8 +76,11 @@ class LegalNature(ApiModel):
     active: bool | None = None
 
 
-class _PersonFields(ApiModel):
-    """Fields shared by a party and its lawyers. Types the spec does not give are Any."""
+class EntityFields(ApiModel):
+    """The person or company object the docs repeat for a party, its lawyers and registration
+    data (the same 42 fields in requests.json and lawsuits.json). Types the spec does not give
+    are Any; :class:`~lawsuit_tui.domain.entities.Entity` types them as registration data
+    show them."""
 
     entity_id: str | None = None
     entity_type: str | None = None
@@ -122,11 +126,11 @@ class _PersonFields(ApiModel):
     associated_people: list[Any] | None = None
 
 
-class Lawyer(_PersonFields):
+class Lawyer(EntityFields):
     """A party's lawyer: the party fields without side, person_type and was_inferred."""
 
 
-class Party(_PersonFields):
+class Party(EntityFields):
     side: Open[Side] | None = None
     person_type: str | None = None
     lawyers: list[Lawyer] | None = None

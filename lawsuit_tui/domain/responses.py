@@ -13,13 +13,12 @@ from typing import Any
 
 from pydantic import (
     Field,
-    ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
 )
 
-from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp
+from lawsuit_tui.domain.base import ApiModel, JsonObject, Timestamp, validated_or_raw
 from lawsuit_tui.domain.completion import is_completion_notice
 from lawsuit_tui.domain.enums import (
     ApplicationErrorCode,
@@ -74,27 +73,22 @@ class AiSummary(ApiModel):
 ResponseData = Lawsuit | ApplicationError | Warrant | AiSummary | JsonObject
 
 
+# The model of each response type's data; any other type keeps the raw object.
+_DATA_MODELS: dict[str, type[ApiModel]] = {
+    ResponseType.LAWSUIT: Lawsuit,
+    ResponseType.APPLICATION_ERROR: ApplicationError,
+    ResponseType.EXECUTION: Lawsuit,  # D70: a penal execution is a lawsuit
+    ResponseType.WARRANT: Warrant,
+    ResponseType.SUMMARY: AiSummary,
+}
+
+
 def typed_response_data(response_type: object, value: Any) -> Any:
     """``value`` as the model its ``response_type`` names, or unchanged when none fits."""
     if not isinstance(value, dict):
         return value
-    model: type[ApiModel] | None = None
-    if response_type == ResponseType.LAWSUIT:
-        model = Lawsuit
-    elif response_type == ResponseType.APPLICATION_ERROR:
-        model = ApplicationError
-    elif response_type == ResponseType.EXECUTION:
-        model = Lawsuit  # D70: a penal execution is a lawsuit
-    elif response_type == ResponseType.WARRANT:
-        model = Warrant
-    elif response_type == ResponseType.SUMMARY:
-        model = AiSummary
-    if model is None:
-        return value
-    try:
-        return model.model_validate(value)
-    except ValidationError:
-        return value
+    model = _DATA_MODELS.get(response_type) if isinstance(response_type, str) else None
+    return validated_or_raw(model, value)
 
 
 class _TypedResponseData(ApiModel):

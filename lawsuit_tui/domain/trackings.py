@@ -72,14 +72,20 @@ class BulkTrackingError(ApiModel):
     @property
     def code(self) -> str:
         """The code before the first colon (``TRACKING_ALREADY_EXISTS``), or the whole text."""
-        head, sep, _rest = self.error.partition(":")
-        return head.strip() if sep and head.strip() and " " not in head.strip() else self.error
+        return self._code_and_message()[0]
 
     @property
     def message(self) -> str:
         """What follows the code (the whole text when it has none)."""
+        return self._code_and_message()[1]
+
+    def _code_and_message(self) -> tuple[str, str]:
+        # A code is one word before the first colon; a text without one is both.
         head, sep, rest = self.error.partition(":")
-        return rest.strip() if sep and head.strip() and " " not in head.strip() else self.error
+        code = head.strip()
+        if sep and code and " " not in code:
+            return code, rest.strip()
+        return self.error, self.error
 
     @property
     def already_exists(self) -> bool:

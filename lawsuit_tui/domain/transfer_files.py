@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
 from lawsuit_tui.domain.base import ApiModel, Number, Timestamp
-from lawsuit_tui.domain.bodies import BodyModel, PageParams
+from lawsuit_tui.domain.bodies import BodyModel, PageParams, invalid_body
 from lawsuit_tui.domain.enums import Open, TransferFileStatus, TransferFileType
 from lawsuit_tui.domain.pagination import PageEnvelope
 from lawsuit_tui.i18n import _
@@ -38,10 +37,6 @@ READY_STATUSES = (
 """Statuses of a file that exists and can be downloaded (D123)."""
 MARKABLE_STATUSES = (TransferFileStatus.DOWNLOADED, TransferFileStatus.ERROR)
 """What a client may set with PATCH (lawsuits.json's body enum)."""
-
-
-def _invalid(message: str) -> PydanticCustomError:
-    return PydanticCustomError("invalid_body", "{message}", {"message": message})
 
 
 class TransferFile(ApiModel):
@@ -97,13 +92,13 @@ class TransferFilePatchBody(BodyModel):
     @model_validator(mode="after")
     def _markable(self) -> TransferFilePatchBody:
         if self.status not in MARKABLE_STATUSES:
-            raise _invalid(
+            raise invalid_body(
                 _("a file can only be marked downloaded or error, not {status}").format(
                     status=self.status
                 )
             )
         if self.status == TransferFileStatus.ERROR and not (self.error_message or "").strip():
-            raise _invalid(_("say what went wrong: marking a file as error needs a message"))
+            raise invalid_body(_("say what went wrong: marking a file as error needs a message"))
         return self
 
 
@@ -111,6 +106,7 @@ class TransferFilesPageParams(PageParams):
     """GET /transfer-file: page_size 5..100 (default 10), one value per filter (D76)."""
 
     min_page_size: ClassVar[int] = 5
+    max_page_size: ClassVar[int] = TRANSFER_FILES_MAX_PAGE_SIZE
 
     page_size: int = 10
     status: Open[TransferFileStatus] | None = None
@@ -119,14 +115,3 @@ class TransferFilesPageParams(PageParams):
     description: str | None = None
     created_at_gte: Timestamp | None = None
     created_at_lte: Timestamp | None = None
-
-    @field_validator("page_size")
-    @classmethod
-    def _at_most_100(cls, value: int) -> int:
-        if value > TRANSFER_FILES_MAX_PAGE_SIZE:
-            raise _invalid(
-                _("page_size must be between {low} and {high}, not {value}").format(
-                    low=cls.min_page_size, high=TRANSFER_FILES_MAX_PAGE_SIZE, value=value
-                )
-            )
-        return value

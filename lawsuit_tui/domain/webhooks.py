@@ -10,13 +10,12 @@ from typing import Any
 
 from pydantic import (
     BaseModel,
-    ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
 )
 
-from lawsuit_tui.domain.base import ApiModel, Timestamp
+from lawsuit_tui.domain.base import ApiModel, Timestamp, validated_or_raw
 from lawsuit_tui.domain.enums import EventType, Open, Origin, ResponseType
 from lawsuit_tui.domain.requests import RequestRecord
 from lawsuit_tui.domain.responses import ResponseData, _TypedResponseData
@@ -95,9 +94,4 @@ class WebhookEnvelope(ApiModel):
             value = value.model_dump(exclude_unset=True)
         if not isinstance(value, dict):
             return handler(value)
-        if model is None:
-            return value
-        try:
-            return model.model_validate(value)
-        except ValidationError:
-            return value
+        return validated_or_raw(model, value)
