@@ -117,7 +117,13 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                 with Horizontal(classes="field-pair"):
                     yield FieldBox(
                         _("Recurrence (days, 1-{high})").format(high=MAX_RECURRENCE_DAYS),
-                        Input(recurrence, id="tf-recurrence", type="integer"),
+                        Input(
+                            recurrence,
+                            id="tf-recurrence",
+                            type="integer",
+                            # A count of days, not a place to paste a CNJ's twenty digits.
+                            max_length=len(str(MAX_RECURRENCE_DAYS)),
+                        ),
                         field="recurrence",
                     )
                     yield FieldBox(
@@ -145,6 +151,7 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                         placeholder="0-23",
                         id="tf-hour",
                         type="integer",
+                        max_length=2,
                         disabled=not fixed,
                     )
                     minute = Input(
@@ -152,6 +159,7 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
                         placeholder="0-59",
                         id="tf-minute",
                         type="integer",
+                        max_length=2,
                         disabled=not fixed,
                     )
                     yield FieldBox(_("Hour"), hour, field="hour")

@@ -184,6 +184,26 @@ async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
         assert movement is not None and movement.tracking_id == record.tracking_id
 
 
+async def test_the_numbers_of_a_schedule_take_only_as_many_digits_as_they_can_hold() -> None:
+    # A CNJ pasted into the recurrence once read "not 839697420195050003": days are 1..90.
+    sandbox = ContextClockHarness()
+    async with sandbox.app.run_test(size=(80, 24)) as pilot:
+        await open_trackings(pilot)
+        form = await register(pilot, "")
+        form.query_one("#tf-fixed-time", Checkbox).value = True
+        await pilot.pause()
+        for field, typed in (
+            ("recurrence", "839697420195050003"),
+            ("hour", "235"),
+            ("minute", "591"),
+        ):
+            box = form.query_one(f"#tf-{field}", Input)
+            box.value = ""
+            box.focus()
+            await pilot.press(*typed)
+            assert box.value == typed[:2], field
+
+
 async def test_edit_and_an_operation_the_service_lacks() -> None:
     sandbox = ContextClockHarness()
     moving = samples()["moving_lawsuit"]
