@@ -120,21 +120,11 @@ def test_argument_sets() -> None:
     args = parse("export", "responses", "--format", "csv", "--out", "x.csv")
     assert (args.table, args.format, args.out) == ("responses", "csv", Path("x.csv"))
 
-    args = parse(
-        "count",
-        "--kind",
-        "judgement-bond",
-        "--tribunal",
-        "TJSP",
-        "--tribunal",
-        "1",
-        "--budget-year",
-        "2025",
-        "--nature",
-        "alimentary",
-        "--amount-min",
-        "1000",
+    command = (
+        "count --kind judgement-bond --tribunal TJSP --tribunal 1"
+        " --budget-year 2025 --nature alimentary --amount-min 1000"
     )
+    args = parse(*command.split())
     assert args.tribunals == ["TJSP", 1] and args.budget_years == [2025]
     assert args.natures == ["alimentary"] and args.tags == [] and args.amount_min == 1000.0
     # D127, D138: the Miner's ids reach seven digits (TRE-SP); acronyms keep their hyphen
