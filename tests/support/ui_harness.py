@@ -44,6 +44,7 @@ __all__ = [
     "Steps",
     "lawsuit_data",
     "look_up",
+    "moving_lawsuit_tracked",
     "only_movement",
     "open_destination",
     "open_from_lookup",
@@ -273,11 +274,20 @@ async def track(harness: Harness, key: str, **extra: Any) -> TrackingRecord:
     return await context.trackings.create(body)
 
 
-async def trackings_run(harness: Harness, days: float = 2) -> None:
-    """Let ``days`` pass on the sandbox's clock, then the ten seconds in which the request of
-    a tracking's run completes (D15): two days on, the moving lawsuit of the samples has moved
-    and a daily tracking of it has found the movement."""
-    await harness.advance(days * 86_400.0)
+async def moving_lawsuit_tracked(
+    harness: Harness, pilot: Any
+) -> tuple[ServiceContext, TrackingRecord]:
+    """Once the app's services are open, a tracking of the samples' moving lawsuit (whose
+    movement a run finds two days on: ``trackings_run``); the context and the tracking."""
+    context = await services_open(pilot)
+    return context, await track(harness, samples()["moving_lawsuit"])
+
+
+async def trackings_run(harness: Harness) -> None:
+    """Two days on the sandbox's clock, then the ten seconds in which the request of a
+    tracking's run completes (D15): the moving lawsuit of the samples has moved, and a daily
+    tracking of it has found the movement."""
+    await harness.advance(2 * 86_400.0)
     await harness.advance(10)
 
 

@@ -8,10 +8,8 @@ from typing import Any
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from tests.support.ui_harness import (
     ContextClockHarness,
+    moving_lawsuit_tracked,
     only_movement,
-    samples,
-    services_open,
-    track,
     trackings_run,
 )
 
@@ -20,10 +18,9 @@ async def test_the_app_watches_movements_before_the_trackings_screen_is_seen() -
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        context = await services_open(pilot)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         watch = app.movement_watch
         assert isinstance(watch, MovementWatch) and watch.started
-        record = await track(sandbox, samples()["moving_lawsuit"])
         await watch.check(context, app)  # nothing ran yet: no notice
         assert app._notice_target is None
         await trackings_run(sandbox)

@@ -13,9 +13,7 @@ from lawsuit_tui.services.webhooks import WebhookIngestor
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
 from tests.support.ui_harness import (
     ContextClockHarness,
-    samples,
-    services_open,
-    track,
+    moving_lawsuit_tracked,
     trackings_run,
     wait_for,
 )
@@ -52,8 +50,7 @@ async def _a_tracking_that_moved(
     """A tracking the app's watch has seen, then a run of it that found new steps."""
     app: Any = pilot.app
     _record_notices(app)
-    context = await services_open(pilot)
-    record = await track(sandbox, samples()["moving_lawsuit"])
+    context, record = await moving_lawsuit_tracked(sandbox, pilot)
     watch = app.movement_watch
     assert isinstance(watch, MovementWatch)
     await watch.check(context, app)  # nothing ran yet: nothing to announce

@@ -14,6 +14,7 @@ from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.language import switch_language
 from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.work_progress import WorkProgressScreen
@@ -106,15 +107,21 @@ async def test_a_pasted_list_and_an_unreadable_file_say_what_is_wrong(tmp_path: 
         assert summary.startswith("pasted list: 2 rows · 1 valid · 1 invalid")
 
 
+async def three_lawsuits_tracked(
+    sandbox: ContextClockHarness, pilot: Any, **fields: Any
+) -> PortfolioScreen:
+    """The trackings screen over trackings of three sample lawsuits, each with ``fields``."""
+    await services_open(pilot)
+    for key in samples()["lawsuit_cnj"][:3]:
+        await track(sandbox, key, **fields)
+    return await open_trackings(pilot)
+
+
 async def test_marks_pause_resume_and_move_to_a_tier() -> None:
     sandbox = ContextClockHarness()
-    sample = samples()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await services_open(pilot)
-        for key in sample["lawsuit_cnj"][:3]:
-            await track(sandbox, key, tags={"tier": "hot"}, recurrence=1)
-        screen = await open_trackings(pilot)
+        screen = await three_lawsuits_tracked(sandbox, pilot, tags={"tier": "hot"}, recurrence=1)
         assert len(screen.entries) == 3
         await pilot.press("space", "space")  # two rows marked
         assert len(screen.marked) == 2
@@ -262,10 +269,7 @@ async def test_a_file_of_keys_marks_their_trackings(tmp_path: Path) -> None:
     sample = samples()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await services_open(pilot)
-        for key in sample["lawsuit_cnj"][:3]:
-            await track(sandbox, key)
-        screen = await open_trackings(pilot)
+        screen = await three_lawsuits_tracked(sandbox, pilot)
         keys = tmp_path / "keys.txt"
         # one tracked key unformatted, one tracked, one not tracked
         first = sample["lawsuit_cnj"][0].replace("-", "").replace(".", "")

@@ -85,8 +85,7 @@ async def test_the_footer_and_headers_fit_80_columns(language: str) -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await services_open(pilot)
-        screen = await open_trackings(pilot)
+        screen = await open_trackings(pilot)  # once the services are open and it has loaded
         assert footer_overflow(screen) == []  # the empty list
         assert current_language() == language
 
@@ -126,8 +125,7 @@ async def test_what_the_footer_leaves_out_the_help_lists(language: str) -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await services_open(pilot)
-        screen = await open_trackings(pilot)
+        screen = await open_trackings(pilot)  # once the services are open and it has loaded
         listed = {key for _where, key, _description in binding_rows(screen)}
         for binding_id in (
             "trackings.filter",

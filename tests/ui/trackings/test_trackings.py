@@ -17,13 +17,12 @@ from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
 from tests.support.ui_harness import (
     ContextClockHarness,
+    moving_lawsuit_tracked,
     only_movement,
     open_trackings,
     samples,
     screen_on_top,
-    services_open,
     settle,
-    track,
     trackings_run,
     wait_for,
 )
@@ -155,11 +154,9 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
 
 async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        context = await services_open(pilot)
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         screen = await open_trackings(pilot)
         app.goto("lookup")  # the user is elsewhere when the movement arrives
         await pilot.pause()
@@ -178,11 +175,9 @@ async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
 
 async def test_edit_and_an_operation_the_service_lacks() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        context = await services_open(pilot)
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         screen = await open_trackings(pilot)
         assert len(screen.table.columns) == 7  # 80 columns: no name, no date
         await pilot.resize_terminal(120, 40)
@@ -226,11 +221,9 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
 
 async def test_an_app_owned_watch_announces_without_the_screen() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        context = await services_open(pilot)
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         watch = MovementWatch()
         assert await watch.check(context, app)  # nothing ran yet: nothing announced
         assert app._notice_target is None
