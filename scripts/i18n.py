@@ -26,6 +26,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from tokenize import TokenError
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
@@ -76,18 +77,24 @@ def source_files(package: Path = PACKAGE) -> list[Path]:
     )
 
 
-def extract(package: Path = PACKAGE) -> Catalog:
-    """Every message id of the package, as a template catalogue (SourceError if a file cannot
-    be tokenized: extraction never silently drops a file's ids)."""
-    catalog = Catalog(
+def _catalog(title: str, **options: Any) -> Catalog:
+    """A catalogue with the project's header, ``title`` its first line."""
+    return Catalog(
         project=PROJECT,
         version="0.1",
         charset="utf-8",
         fuzzy=False,
-        header_comment=HEADER.format(title="Message ids of lawsuit-tui (template)."),
+        header_comment=HEADER.format(title=title),
         msgid_bugs_address="",
         copyright_holder="lawsuit-tui",
+        **options,
     )
+
+
+def extract(package: Path = PACKAGE) -> Catalog:
+    """Every message id of the package, as a template catalogue (SourceError if a file cannot
+    be tokenized: extraction never silently drops a file's ids)."""
+    catalog = _catalog("Message ids of lawsuit-tui (template).")
     broken: list[str] = []
     for path in source_files(package):
         name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
@@ -291,18 +298,12 @@ def cmd_extract() -> Catalog:
 
 
 def _new_po(template: Catalog) -> Catalog:
-    catalog = Catalog(
+    catalog = _catalog(
+        "Brazilian Portuguese (pt-BR) of lawsuit-tui.",
         locale=LOCALE,
         domain=DOMAIN,
-        project=PROJECT,
-        charset="utf-8",
-        version="0.1",
         language_team="Português (Brasil)",
         last_translator="lawsuit-tui",
-        fuzzy=False,
-        header_comment=HEADER.format(title="Brazilian Portuguese (pt-BR) of lawsuit-tui."),
-        msgid_bugs_address="",
-        copyright_holder="lawsuit-tui",
     )
     catalog.creation_date = template.creation_date
     return catalog

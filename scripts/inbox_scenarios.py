@@ -16,7 +16,15 @@ from textual.widgets import Input
 from lawsuit_tui.sandbox.world.systems import DOWN_COURTS, RATE_LIMITED_COURTS
 from lawsuit_tui.ui.inbox.dialogs import InboxExportDialog, InboxFilterDialog
 from lawsuit_tui.ui.inbox.screen import InboxScreen
-from tests.support.ui_harness import ContextClockHarness, settle, shared_world, track, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    open_destination,
+    screen_on_top,
+    services_open,
+    settle,
+    shared_world,
+    track,
+)
 
 DAY = 86_400.0
 TIERS = ("hot", "warm", "cold")
@@ -43,9 +51,7 @@ def moving_lawsuits(count: int) -> list[str]:
 
 async def a_morning(sandbox: ContextClockHarness, pilot: Pilot[Any], count: int = 12) -> Any:
     """Trackings of ``count`` moving lawsuits, a day later, polled: the inbox's context."""
-    app: Any = pilot.app
-    await wait_for(lambda: app.services is not None, pilot.pause)
-    context = await app.context()
+    context = await services_open(pilot)
     for number, code in enumerate(moving_lawsuits(count)):
         tier = TIERS[number % len(TIERS)]
         filters = {"notification_filters": {"step_terms": TERMS[tier]}} if TERMS[tier] else {}
@@ -57,14 +63,7 @@ async def a_morning(sandbox: ContextClockHarness, pilot: Pilot[Any], count: int 
 
 
 async def open_inbox(pilot: Pilot[Any]) -> InboxScreen:
-    app: Any = pilot.app
-    app.goto("inbox")
-    await wait_for(lambda: isinstance(app.screen, InboxScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, InboxScreen)
-    await wait_for(lambda: screen.loaded, pilot.pause)
-    await settle(pilot)
-    return screen
+    return await open_destination(pilot, "inbox", InboxScreen, lambda screen: screen.loaded)
 
 
 async def finish(pilot: Pilot[Any]) -> None:
@@ -74,7 +73,7 @@ async def finish(pilot: Pilot[Any]) -> None:
 
 
 async def inbox_empty(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await wait_for(lambda: pilot.app.services is not None, pilot.pause)
+    await services_open(pilot)
     await open_inbox(pilot)
     await finish(pilot)
 
@@ -100,7 +99,7 @@ async def inbox_filters(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None
     await a_morning(sandbox, pilot)
     await open_inbox(pilot)
     await pilot.press("f")
-    await wait_for(lambda: isinstance(pilot.app.screen, InboxFilterDialog), pilot.pause)
+    await screen_on_top(pilot, InboxFilterDialog)
     await finish(pilot)
 
 
@@ -108,7 +107,6 @@ async def inbox_export(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await a_morning(sandbox, pilot)
     await open_inbox(pilot)
     await pilot.press("e")
-    await wait_for(lambda: isinstance(pilot.app.screen, InboxExportDialog), pilot.pause)
-    dialog = pilot.app.screen
+    dialog = await screen_on_top(pilot, InboxExportDialog)
     dialog.query_one("#ie-folder", Input).value = "~/exports"
     await finish(pilot)

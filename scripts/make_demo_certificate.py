@@ -39,6 +39,30 @@ def name(*parts: tuple[x509.ObjectIdentifier, str]) -> x509.Name:
     return x509.Name([x509.NameAttribute(oid, value) for oid, value in parts])
 
 
+def issued(
+    subject: x509.Name,
+    subject_key: rsa.RSAPrivateKey,
+    issuer: x509.Name,
+    issuer_key: rsa.RSAPrivateKey,
+    extension: x509.ExtensionType,
+    *,
+    critical: bool,
+) -> x509.Certificate:
+    """The certificate of ``subject``'s key, signed by ``issuer``, valid from NOT_BEFORE to
+    NOT_AFTER."""
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer)
+        .public_key(subject_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOT_BEFORE)
+        .not_valid_after(NOT_AFTER)
+        .add_extension(extension, critical=critical)
+        .sign(issuer_key, hashes.SHA256())
+    )
+
+
 def main() -> None:
     ca_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     ca_name = name(
@@ -46,16 +70,13 @@ def main() -> None:
         (NameOID.ORGANIZATION_NAME, "ICP-Brasil (demonstracao)"),
         (NameOID.COMMON_NAME, "AC DEMONSTRACAO LAWSUIT-TUI"),
     )
-    ca = (
-        x509.CertificateBuilder()
-        .subject_name(ca_name)
-        .issuer_name(ca_name)
-        .public_key(ca_key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(NOT_BEFORE)
-        .not_valid_after(NOT_AFTER)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .sign(ca_key, hashes.SHA256())
+    ca = issued(
+        ca_name,
+        ca_key,
+        ca_name,
+        ca_key,
+        x509.BasicConstraints(ca=True, path_length=0),
+        critical=True,
     )
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     holder = name(
@@ -64,16 +85,13 @@ def main() -> None:
         (NameOID.ORGANIZATIONAL_UNIT_NAME, "Certificado PF A1"),
         (NameOID.COMMON_NAME, f"{HOLDER}:{cpf(CPF_BASE)}"),
     )
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(holder)
-        .issuer_name(ca_name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(NOT_BEFORE)
-        .not_valid_after(NOT_AFTER)
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
-        .sign(ca_key, hashes.SHA256())
+    certificate = issued(
+        holder,
+        key,
+        ca_name,
+        ca_key,
+        x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]),
+        critical=False,
     )
     data = pkcs12.serialize_key_and_certificates(
         HOLDER.encode(),

@@ -30,9 +30,13 @@ from lawsuit_tui.ui.vault.credential_form import KIND_CERTIFICATE, CredentialFor
 from lawsuit_tui.ui.vault.screen import VaultScreen
 from tests.support.ui_harness import (
     ContextClockHarness,
+    ScreenT,
     samples,
+    screen_on_top,
+    services_open,
     settle,
     track,
+    trackings_run,
     wait_for,
 )
 
@@ -44,13 +48,13 @@ FormScenario = Callable[[Pilot[Any]], Awaitable[None]]
 """A state of the vault's credential form."""
 
 
-async def goto(pilot: Pilot[Any], destination: str, screen_type: type) -> Any:
+async def goto(pilot: Pilot[Any], destination: str, screen_type: type[ScreenT]) -> ScreenT:
     app: Any = pilot.app
-    await wait_for(lambda: app.services is not None, pilot.pause)
+    await services_open(pilot)
     app.goto(destination)
-    await wait_for(lambda: isinstance(app.screen, screen_type), pilot.pause)
+    screen = await screen_on_top(pilot, screen_type)
     await settle(pilot)
-    return app.screen
+    return screen
 
 
 async def finish(pilot: Pilot[Any]) -> None:
@@ -81,8 +85,7 @@ async def some_trackings(sandbox: ContextClockHarness) -> list[Any]:
     ]
     context = await sandbox.app.context()
     await context.trackings.pause(made[2].tracking_id)
-    await sandbox.advance(2 * DAY)
-    await sandbox.advance(10)
+    await trackings_run(sandbox)
     return made
 
 
@@ -95,7 +98,7 @@ async def trackings_empty(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> No
 
 
 async def trackings_list(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    await services_open(pilot)
     await some_trackings(sandbox)
     await goto(pilot, "trackings", PortfolioScreen)
     await finish(pilot)
@@ -113,9 +116,7 @@ async def press_on_the_list(sandbox: ContextClockHarness, pilot: Pilot[Any], *ke
 async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     # the moving lawsuit, which has movements
     await press_on_the_list(sandbox, pilot, "down", "down", "enter")
-    await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
-    detail = pilot.app.screen
-    assert isinstance(detail, TrackingDetailScreen)
+    detail = await screen_on_top(pilot, TrackingDetailScreen)
     await wait_for(lambda: detail.loaded, pilot.pause)
     await finish(pilot)
 
@@ -123,8 +124,7 @@ async def tracking_detail(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> No
 async def tracking_form_errors(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await goto(pilot, "trackings", PortfolioScreen)
     await pilot.press("n")
-    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
-    form = pilot.app.screen
+    form = await screen_on_top(pilot, TrackingFormScreen)
     form.query_one("#tf-search-key", Input).value = "1234567"
     form.query_one("#tf-recurrence", Input).value = "91"
     form.query_one("#tf-fixed-time", Checkbox).value = True
@@ -138,16 +138,14 @@ async def tracking_form_errors(sandbox: ContextClockHarness, pilot: Pilot[Any]) 
 async def tracking_conflict(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await trackings_list(sandbox, pilot)
     await pilot.press("n")
-    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
-    form = pilot.app.screen
+    form = await screen_on_top(pilot, TrackingFormScreen)
     form.query_one("#tf-search-key", Input).value = samples()["moving_lawsuit"]
     await pilot.press("f10")
     await finish(pilot)
 
 
 async def vault_default(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
-    context = await sandbox.app.context()
+    context = await services_open(pilot)
     await context.vault.register(
         [CredentialItem(system_name="PJE TJBA - 1º grau", username="ana", password="x")]
     )
@@ -156,8 +154,7 @@ async def vault_default(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None
 
 
 async def vault_named_key(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
-    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
-    context = await sandbox.app.context()
+    context = await services_open(pilot)
     await context.vault.register(
         [
             CredentialItem(
@@ -232,8 +229,7 @@ async def count_find(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     await wait_for(lambda: isinstance(pilot.app.screen, FindDialog), pilot.pause)
     pilot.app.screen.query_one("#fd-cap", Input).value = "8"
     await pilot.press("f10")
-    await wait_for(lambda: isinstance(pilot.app.screen, FindLawsuitsScreen), pilot.pause)
-    found = pilot.app.screen
+    found = await screen_on_top(pilot, FindLawsuitsScreen)
     await wait_for(lambda: not found.reading, pilot.pause)
     await finish(pilot)
 
@@ -262,9 +258,7 @@ async def portfolio_import_preview(sandbox: ContextClockHarness, pilot: Pilot[An
     """The demo portfolio checked: what a new user sees first (the path starts there)."""
     await goto(pilot, "trackings", PortfolioScreen)
     await pilot.press("i")
-    await wait_for(lambda: isinstance(pilot.app.screen, PortfolioImportScreen), pilot.pause)
-    importer = pilot.app.screen
-    assert isinstance(importer, PortfolioImportScreen)
+    importer = await screen_on_top(pilot, PortfolioImportScreen)
     await settle(pilot)
     # The demo file's absolute path differs from one checkout to another: show its name.
     importer.query_one("#imp-path", Input).value = "assets/portfolio/carteira-demo.csv"
@@ -275,30 +269,26 @@ async def portfolio_import_preview(sandbox: ContextClockHarness, pilot: Pilot[An
 
 async def tracking_detail_error(sandbox: ContextClockHarness, pilot: Pilot[Any]) -> None:
     """A run that met a court that is down: the movement says so."""
-    await wait_for(lambda: pilot.app.services is not None, pilot.pause)  # type: ignore[attr-defined]
+    await services_open(pilot)
     record = await track(sandbox, samples()["court_down_lawsuit"], tags={"tier": "hot"})
     await sandbox.advance(DAY + 10)
     await sandbox.advance(10)
     screen = await goto(pilot, "trackings", PortfolioScreen)
     screen.show_params(tracking_id=record.tracking_id)
-    await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
-    detail = pilot.app.screen
-    assert isinstance(detail, TrackingDetailScreen)
+    detail = await screen_on_top(pilot, TrackingDetailScreen)
     await wait_for(lambda: detail.loaded, pilot.pause)
     await finish(pilot)
 
 
 async def open_form(pilot: Pilot[Any]) -> CredentialFormScreen:
     app: Any = pilot.app
-    await wait_for(lambda: app.services is not None, pilot.pause)
+    await services_open(pilot)
     app.open_vault(samples()["secret_lawsuit"]["system_name"], "*")
-    await wait_for(lambda: isinstance(app.screen, VaultScreen), pilot.pause)
-    await wait_for(lambda: app.screen.loaded_from_service, pilot.pause)
+    vault = await screen_on_top(pilot, VaultScreen)
+    await wait_for(lambda: vault.loaded_from_service, pilot.pause)
     await settle(pilot)
     await pilot.press("n")
-    await wait_for(lambda: isinstance(app.screen, CredentialFormScreen), pilot.pause)
-    form = app.screen
-    assert isinstance(form, CredentialFormScreen)
+    form = await screen_on_top(pilot, CredentialFormScreen)
     await settle(pilot)
     return form
 

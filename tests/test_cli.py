@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -11,6 +10,7 @@ import pytest
 
 from lawsuit_tui import __version__, cli
 from lawsuit_tui.config import Settings
+from tests.support.python_child import python_child
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -120,21 +120,11 @@ def test_argument_sets() -> None:
     args = parse("export", "responses", "--format", "csv", "--out", "x.csv")
     assert (args.table, args.format, args.out) == ("responses", "csv", Path("x.csv"))
 
-    args = parse(
-        "count",
-        "--kind",
-        "judgement-bond",
-        "--tribunal",
-        "TJSP",
-        "--tribunal",
-        "1",
-        "--budget-year",
-        "2025",
-        "--nature",
-        "alimentary",
-        "--amount-min",
-        "1000",
+    command = (
+        "count --kind judgement-bond --tribunal TJSP --tribunal 1"
+        " --budget-year 2025 --nature alimentary --amount-min 1000"
     )
+    args = parse(*command.split())
     assert args.tribunals == ["TJSP", 1] and args.budget_years == [2025]
     assert args.natures == ["alimentary"] and args.tags == [] and args.amount_min == 1000.0
     # D127, D138: the Miner's ids reach seven digits (TRE-SP); acronyms keep their hyphen
@@ -205,13 +195,7 @@ def test_dispatch_passes_args_and_settings(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_python_dash_m_runs_main(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "lawsuit_tui", "--version"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = python_child("-m", "lawsuit_tui", "--version")
     assert result.returncode == 0
     assert result.stdout.strip() == "lawsuit-tui 0.1.0"
 

@@ -36,6 +36,15 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def refusal(path: Path, text: str) -> str:
+    """What loading the settings says of the configuration file ``path`` holding ``text``
+    (the test fails unless it is refused)."""
+    write(path, text)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    return str(info.value)
+
+
 def test_fixture_isolates_from_developer_config(isolated_config: Path) -> None:
     assert config_path() == isolated_config
     assert not isolated_config.exists()
@@ -124,20 +133,15 @@ def test_api_key_selects_live_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_invalid_toml_names_file_and_position(isolated_config: Path) -> None:
-    write(isolated_config, 'theme = "nord"\nrate_limit = \n')
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    message = str(info.value)
+    message = refusal(isolated_config, 'theme = "nord"\nrate_limit = \n')
     assert str(isolated_config) in message
     assert "invalid TOML" in message
     assert "line 2" in message
 
 
 def test_wrong_type_message(isolated_config: Path) -> None:
-    write(isolated_config, '[rate_limit]\ncalls = "abc"\n')
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    assert str(info.value) == f"{isolated_config}: rate_limit.calls: expected an integer, got 'abc'"
+    message = refusal(isolated_config, '[rate_limit]\ncalls = "abc"\n')
+    assert message == f"{isolated_config}: rate_limit.calls: expected an integer, got 'abc'"
 
 
 @pytest.mark.parametrize(
@@ -182,21 +186,17 @@ def test_unknown_key_and_bad_values_are_reported(
     isolated_config: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("LAWSUIT_TUI_LANGUAGE")
-    write(isolated_config, 'themee = "nord"\nlanguage = "fr"\n[webhooks]\nallow_from = ["x"]\n')
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    message = str(info.value)
+    text = 'themee = "nord"\nlanguage = "fr"\n[webhooks]\nallow_from = ["x"]\n'
+    message = refusal(isolated_config, text)
     assert "themee: unknown key" in message
     assert "language: expected 'en', 'pt-BR' or 'auto'" in message
     assert "webhooks.allow_from" in message
 
 
 def test_wrong_type_of_secret_does_not_echo_it(isolated_config: Path) -> None:
-    write(isolated_config, "api_key = 12345678901234567\n")
-    with pytest.raises(ConfigError) as info:
-        load_settings()
-    assert "api_key: expected a string" in str(info.value)
-    assert "12345678901234567" not in str(info.value)
+    message = refusal(isolated_config, "api_key = 12345678901234567\n")
+    assert "api_key: expected a string" in message
+    assert "12345678901234567" not in message
 
 
 def test_bad_json_in_env_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -702,16 +702,13 @@ def test_interface_language_builds_in_portuguese_and_restores() -> None:
 
 
 def test_language_module_stays_off_the_network_and_the_cache() -> None:
-    import subprocess
+    from tests.support.python_child import probe_report
 
     probe = (
-        "import sys, lawsuit_tui.ui.language; "
-        "print(sorted(m for m in ('httpx', 'tinydb') if m in sys.modules))"
+        "import json, sys, lawsuit_tui.ui.language; "
+        "print(json.dumps([m for m in ('httpx', 'tinydb') if m in sys.modules]))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert result.stdout.strip() == "[]"
+    assert probe_report(probe) == []
 
 
 # --- the main screens in pt-BR at 80x24: longer Portuguese labels must still fit ------------
@@ -723,32 +720,19 @@ PT_BR_SIZE = (80, 24)
 @pytest.fixture
 def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A blinking cursor makes snapshots flaky (as tests/ui/conftest.py does there)."""
-    from textual.reactive import reactive
-    from textual.widgets import Input, TextArea
+    from tests.support.steady_cursor import hold_cursors_steady
 
-    for widget in (Input, TextArea):
-        steady: reactive[bool] = reactive(False, init=False)
-        steady.__set_name__(widget, "cursor_blink")
-        monkeypatch.setattr(widget, "cursor_blink", steady)
+    hold_cursors_steady(monkeypatch)
     yield
 
 
 def _snap_pt_br(snap_compare: Any, steps: Any) -> bool:
-    from lawsuit_tui.ui.language import interface_language
-    from tests.support.ui_harness import Harness, ready, settle
+    from tests.support.ui_harness import snap_in_language
 
-    with interface_language("pt-BR"):
-        harness = Harness()
+    async def on_the_harness(pilot: Any, harness: Any) -> None:
+        await steps(pilot)
 
-        async def run_before(pilot: Any) -> None:
-            await ready(pilot)
-            await steps(pilot)
-            await settle(pilot)
-            pilot.app.clear_notifications()
-            await pilot.pause()
-
-        result: bool = snap_compare(harness.app, terminal_size=PT_BR_SIZE, run_before=run_before)
-    return result
+    return snap_in_language(snap_compare, PT_BR_SIZE, on_the_harness, "pt-BR")
 
 
 async def _goto(pilot: Any, destination: str) -> None:
@@ -759,22 +743,12 @@ async def _goto(pilot: Any, destination: str) -> None:
     await settle(pilot)
 
 
-async def _lookup_pt_br(pilot: Any, key: str) -> None:
-    from textual.widgets import Input
-
-    from tests.support.ui_harness import settle
-
-    pilot.app.screen.query_one("#search", Input).value = key
-    await pilot.press("enter")
-    await settle(pilot)
-
-
 @pytest.mark.usefixtures("steady_cursor")
 def test_pt_br_lookup_results(snap_compare: Any) -> None:
-    from tests.support.ui_harness import samples
+    from tests.support.ui_harness import look_up, samples
 
     async def steps(pilot: Any) -> None:
-        await _lookup_pt_br(pilot, samples()["two_instance_lawsuit"])
+        await look_up(pilot, samples()["two_instance_lawsuit"])
 
     assert _snap_pt_br(snap_compare, steps)
 
@@ -782,10 +756,10 @@ def test_pt_br_lookup_results(snap_compare: Any) -> None:
 @pytest.mark.usefixtures("steady_cursor")
 def test_pt_br_lawsuit(snap_compare: Any) -> None:
     from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
-    from tests.support.ui_harness import samples, settle, wait_for
+    from tests.support.ui_harness import look_up, samples, settle, wait_for
 
     async def steps(pilot: Any) -> None:
-        await _lookup_pt_br(pilot, samples()["big_lawsuit"])
+        await look_up(pilot, samples()["big_lawsuit"])
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, LawsuitTreeScreen), pilot.pause)
         await settle(pilot)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import pkgutil
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import pytest
 
 import lawsuit_tui
 from tests.support.import_statements import imports_in, package_modules
+from tests.support.python_child import probe_report, python_child
 
 PACKAGE_DIR = Path(lawsuit_tui.__file__).parent
 NON_UI = ("domain", "api", "store", "services", "sandbox", "webhooks", "config", "cli")
@@ -61,16 +60,9 @@ PROBE = textwrap.dedent(
 
 def imported_by(modules: list[str]) -> dict[str, list[str]]:
     """For each module, in order, the modules its import added to a fresh interpreter."""
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(modules)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=PACKAGE_DIR.parent,
+    report: dict[str, list[str]] = probe_report(
+        PROBE, json.dumps(modules), timeout=120, cwd=PACKAGE_DIR.parent
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report: dict[str, list[str]] = json.loads(result.stdout.strip().splitlines()[-1])
     return report
 
 
@@ -157,15 +149,7 @@ HELP_PROBE = textwrap.dedent(
 
 def test_help_is_light() -> None:
     argvs = [["--help"], ["--version"], ["sandbox", "serve", "--help"], ["count", "--help"]]
-    result = subprocess.run(
-        [sys.executable, "-c", HELP_PROBE, json.dumps(argvs)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = probe_report(HELP_PROBE, json.dumps(argvs))
     assert report["codes"] == [0, 0, 0, 0]
     heavy = ("textual", "httpx", "fastapi", "starlette", "pydantic", "pydantic_settings", "tinydb")
     loaded = [m for m in report["modules"] if any(is_under(m, h) for h in heavy)]
@@ -173,13 +157,7 @@ def test_help_is_light() -> None:
 
 
 def test_python_dash_m_help_lists_commands() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "lawsuit_tui", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = python_child("-m", "lawsuit_tui", "--help")
     assert result.returncode == 0
     assert "sandbox" in result.stdout and "webhooks" in result.stdout
 

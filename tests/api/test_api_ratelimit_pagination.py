@@ -13,6 +13,7 @@ from lawsuit_tui.api.filters import ResponseFilters, TrackingFilters
 from lawsuit_tui.api.ratelimit import RateLimiter
 from tests.support.client_rig import WindowServer, make_client
 from tests.support.clock import VirtualClock
+from tests.support.mocked_service import page_answer
 
 
 async def test_many_tasks_share_the_window_without_a_single_429() -> None:
@@ -184,16 +185,8 @@ async def test_iterator_follows_a_growing_list_and_dedupes() -> None:
         if page == 2:
             chunk = [items[4], *chunk]  # a repeat from the previous page
         total = len(items)
-        return httpx.Response(
-            200,
-            json={
-                "request_status": "started",
-                "page": page,
-                "page_count": len(chunk),
-                "all_pages_count": -(-total // size),
-                "all_count": total,
-                "page_data": chunk,
-            },
+        return page_answer(
+            page, chunk, all_pages=-(-total // size), all_count=total, request_status="started"
         )
 
     async with make_client(clock, httpx.MockTransport(handler)) as api:
@@ -215,16 +208,7 @@ async def test_iterator_stops_on_an_empty_page() -> None:
         page = int(request.url.params["page"])
         calls.append(page)
         data = [{"tracking_id": f"t-{page}"}] if page == 1 else []
-        return httpx.Response(
-            200,
-            json={
-                "page": page,
-                "page_count": len(data),
-                "all_pages_count": 99,
-                "all_count": 99,
-                "page_data": data,
-            },
-        )
+        return page_answer(page, data, all_pages=99, all_count=99)
 
     async with make_client(clock, httpx.MockTransport(handler)) as api:
         got = [t.tracking_id async for t in api.iter_trackings(page_size=5)]
@@ -242,16 +226,7 @@ async def test_a_page_emptied_by_filtering_again_does_not_end_the_list() -> None
         calls.append(page)
         status = {1: "paused", 2: "updated", 3: "paused"}[page]
         data = [{"tracking_id": f"t-{page}", "status": status}]
-        return httpx.Response(
-            200,
-            json={
-                "page": page,
-                "page_count": 1,
-                "all_pages_count": 3,
-                "all_count": 3,
-                "page_data": data,
-            },
-        )
+        return page_answer(page, data, all_pages=3, all_count=3)
 
     async with make_client(clock, httpx.MockTransport(handler)) as api:
         got = [
@@ -268,16 +243,7 @@ async def test_application_error_is_a_result_and_filters_apply_again() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         # A service that ignores the cached filter (D23): the client filters again.
         data = [response(1), {**response(2), "cached": True}]
-        return httpx.Response(
-            200,
-            json={
-                "page": 1,
-                "page_count": 2,
-                "all_pages_count": 1,
-                "all_count": 2,
-                "page_data": data,
-            },
-        )
+        return page_answer(1, data, all_pages=1, all_count=2)
 
     async with make_client(clock, httpx.MockTransport(handler)) as api:
         page = await api.list_responses(filters=ResponseFilters(request_id="r-1", cached=False))

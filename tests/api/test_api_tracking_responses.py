@@ -10,6 +10,7 @@ from lawsuit_tui.domain.bodies import TrackingCreateBody
 from lawsuit_tui.domain.responses import ResponseRecord
 from tests.support.client_rig import ROOT, SandboxRig, make_client
 from tests.support.clock import VirtualClock
+from tests.support.mocked_service import page_answer
 
 DAY = 86400.0
 SINCE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -84,15 +85,7 @@ async def test_the_window_is_sent_and_what_is_outside_it_dropped() -> None:
             if page == 1
             else [item("c", "t-1", "2025-06-01T00:00:00.000Z"), item("d", "t-1", "2026-07-01")]
         )
-        body = {
-            "page": page,
-            "page_count": 2,
-            "all_pages_count": 2,
-            "all_count": 4,
-            "page_data": data,
-            "request_status": "completed",
-        }
-        return httpx.Response(200, json=body)
+        return page_answer(page, data, all_pages=2, all_count=4, request_status="completed")
 
     client = make_client(VirtualClock(), httpx.MockTransport(handler))
     try:

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from lawsuit_tui.commands.output import EXIT_APPLICATION_ERROR, EXIT_NOTHING_MATCHED
-from lawsuit_tui.services import context
-from tests.support.cli_run import run_cli, sandbox_cache
+from tests.support.cli_run import change_sandbox, run_cli, sandbox_cache
 
 
 def paid_call_record() -> list[dict[str, Any]]:
@@ -86,14 +85,10 @@ def test_steps_markdown_and_a_file_never_replaced(
 def test_a_search_answered_only_with_errors_is_no_clean_record(
     capsys: pytest.CaptureFixture[str], samples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built = context.build_sandbox
+    def bnmp_down(state: Any, settings: Any) -> None:
+        state.faults.courts_down = {"BNMP"}
 
-    def bnmp_down(settings: Any) -> Any:
-        app = built(settings)
-        app.state.sandbox.faults.courts_down = {"BNMP"}
-        return app
-
-    monkeypatch.setattr(context, "build_sandbox", bnmp_down)
+    change_sandbox(monkeypatch, bnmp_down)
     busy = samples["busy_person"]
     argv = ["dossier", busy, "--steps", "warrants,executions", "--format", "json", "--yes"]
     code, out, err = run_cli(capsys, *argv)

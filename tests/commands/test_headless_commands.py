@@ -13,9 +13,9 @@ import pytest
 
 from lawsuit_tui.commands.output import ProgressPrinter
 from lawsuit_tui.sandbox.keys import parse_keys
-from lawsuit_tui.services import context
 from lawsuit_tui.services.requests import RequestService
 from lawsuit_tui.services.results import Completed, FollowEvent, Progress, StatusChanged
+from tests.support.cli_run import change_sandbox
 from tests.support.cli_run import run_cli as run
 
 
@@ -57,16 +57,11 @@ def test_request_options_checked_before_any_call(
 def test_service_refusal_is_exit_1_with_one_line(
     capsys: pytest.CaptureFixture[str], samples: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built = context.build_sandbox
-
-    def without_lookup(settings: Any) -> Any:
+    def without_lookup(state: Any, settings: Any) -> None:
         # The sandbox's key may not use the lookup: the service refuses with 403.
-        app = built(settings)
-        state = app.state.sandbox
         state.keys = parse_keys([f"{settings.sandbox.api_key}:no-lookup"])
-        return app
 
-    monkeypatch.setattr(context, "build_sandbox", without_lookup)
+    change_sandbox(monkeypatch, without_lookup)
     code, out, err = run(capsys, "lookup", samples["lawsuit_cnj"][0])
     assert code == 1
     assert out == ""
@@ -144,17 +139,8 @@ def test_export_of_an_empty_cache(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_count(capsys: pytest.CaptureFixture[str]) -> None:
     """Courts by acronym or Miner id (D127); 826 (CNJ digits) is no court of the Miner."""
-    code, out, err = run(
-        capsys,
-        "count",
-        "--kind",
-        "judgement-bond",
-        "--tribunal",
-        "TJSP",
-        "--tribunal",
-        "1",
-        "--json",
-    )
+    command = "count --kind judgement-bond --tribunal TJSP --tribunal 1 --json"
+    code, out, err = run(capsys, *command.split())
     assert code == 0, err
     answer = json.loads(out)
     assert isinstance(answer["request_id"], int) and answer["status"] == "completed"
@@ -173,20 +159,8 @@ def test_miner_find_is_paid_and_asks_for_yes(
 
 
 def test_miner_find_waits_and_lists_its_lawsuits(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(
-        capsys,
-        "miner",
-        "find",
-        "--kind",
-        "sentence-execution",
-        "--tribunal",
-        "TRT2",
-        "--limit",
-        "3",
-        "--yes",
-        "--wait",
-        "--json",
-    )
+    command = "miner find --kind sentence-execution --tribunal TRT2 --limit 3 --yes --wait --json"
+    code, out, err = run(capsys, *command.split())
     assert code == 0, err
     answer = json.loads(out)
     assert answer["request"]["status"] == "completed" and answer["cost"] > 0

@@ -9,18 +9,12 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.config import load_settings
 from lawsuit_tui.services import context
 from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.store import Store
+from tests.support.cli_run import run_cli as run
 from tests.support.store_data import make_movement
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -9,13 +9,7 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli_run import run_cli as run
 
 
 @pytest.fixture

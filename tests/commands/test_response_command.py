@@ -7,14 +7,8 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.services import context
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.support.cli_run import run_cli as run
 
 
 def test_a_response_by_its_id_plain_and_json(

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.config import load_settings
 from lawsuit_tui.sandbox.app import sandbox_state
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.paths import cache_path
 from lawsuit_tui.services.sandbox_home import GENERATION_FILE, sandbox_state_path
+from tests.support.cli_run import run_cli as _run
 
 CREATED = re.compile(r"created request ([0-9a-f-]{36})")
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,12 +81,6 @@ async def test_a_command_beside_the_app_and_a_restart_share_one_sandbox(
         assert (cache_path(settings) / GENERATION_FILE).read_text() == generation
     finally:
         await again.aclose()
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_reset_starts_afresh_and_refuses_while_in_use(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lawsuit_tui import cli
 from lawsuit_tui.store import Store
+from tests.support.cli_run import run_cli as run
 from tests.support.store_data import make_lawsuit
 
 CNJ = "0001234-56.2023.8.26.0100"
@@ -25,12 +25,6 @@ def holder() -> Iterator[Store]:
     )
     yield store
     store.close()
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_search_beside_the_writer_plain_and_json(

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from lawsuit_tui.domain.portfolio import check_rows
+from lawsuit_tui.domain.portfolio import PortfolioCheck, check_rows
 from lawsuit_tui.domain.tiers import DEFAULT_TIERS
 from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import CacheReadOnly, OperationNotAvailable
@@ -34,15 +34,18 @@ def tracked_at_sandbox(rig: Rig) -> Counter[tuple[str, str]]:
     )
 
 
-def importer(ctx: ServiceContext, chunk_size: int = 1000) -> PortfolioImporter:
-    return ctx.portfolio_importer(chunk_size=chunk_size)
+async def sample_import(
+    rig: Rig, chunk_size: int = 1000, **open_options: Any
+) -> tuple[ServiceContext, PortfolioImporter, PortfolioCheck]:
+    """A context over ``rig``, its importer (``chunk_size`` keys a call) and the portfolio of
+    the sample keys, checked."""
+    ctx = await rig.open(**open_options)
+    imp = ctx.portfolio_importer(chunk_size=chunk_size)
+    return ctx, imp, check_rows(portfolio(await rig.samples()), imp.tiers)
 
 
 async def test_a_run_creates_in_chunks_then_a_second_creates_nothing(rig: Rig) -> None:
-    ctx = await rig.open()
-    samples = await rig.samples()
-    imp = importer(ctx, chunk_size=4)
-    check = check_rows(portfolio(samples), imp.tiers)
+    ctx, imp, check = await sample_import(rig, chunk_size=4)
     assert len(check.valid) == 11
     plan = await imp.plan(check)
     assert plan.service_checked and plan.already_tracked == []
@@ -89,11 +92,8 @@ class LosingTransport(httpx.AsyncBaseTransport):
 
 async def test_a_lost_answer_is_reconciled_not_sent_again(rig: Rig) -> None:
     transport = LosingTransport(rig.transport, lose=1)
-    rig.transport = transport  # type: ignore[assignment]
-    ctx = await rig.open()
-    samples = await rig.samples()
-    imp = importer(ctx, chunk_size=6)
-    check = check_rows(portfolio(samples), imp.tiers)
+    rig.transport = transport
+    ctx, imp, check = await sample_import(rig, chunk_size=6)
     outcome = await imp.run(await imp.plan(check))
     assert outcome.complete and len(outcome.created) == 11
     # the lost chunk (of 6 or of 5 rows: both are under way at once), found in the list
@@ -121,12 +121,9 @@ class StallingTransport(httpx.AsyncBaseTransport):
 
 async def test_a_run_cancelled_mid_call_is_finished_by_the_next(rig: Rig) -> None:
     stalling = StallingTransport(rig.transport)
-    rig.transport = stalling  # type: ignore[assignment]
-    ctx = await rig.open()
-    samples = await rig.samples()
-    imp = importer(ctx, chunk_size=5)
+    rig.transport = stalling
+    ctx, imp, check = await sample_import(rig, chunk_size=5)
     imp.in_flight = 1  # one call under way: what is open at the cancel is known exactly
-    check = check_rows(portfolio(samples), imp.tiers)
     task = asyncio.create_task(imp.run(await imp.plan(check)))
     await asyncio.wait_for(stalling.reached.wait(), 10)
     task.cancel()
@@ -147,14 +144,11 @@ async def test_a_run_cancelled_mid_call_is_finished_by_the_next(rig: Rig) -> Non
 
 
 async def test_a_key_tracked_meanwhile_is_taken_as_tracked_with_its_id(rig: Rig) -> None:
-    ctx = await rig.open()
-    samples = await rig.samples()
-    imp = importer(ctx)
-    check = check_rows(portfolio(samples), imp.tiers)
+    ctx, imp, check = await sample_import(rig)
     plan = await imp.plan(check)
     # someone else tracks one of the keys between the preview and the run
-    key = samples["cpf"][0]
-    other = await rig.ctx.api.http.post(  # type: ignore[union-attr]
+    key = (await rig.samples())["cpf"][0]
+    other = await ctx.api.http.post(
         "http://sandbox.local/tracking/tracking",
         json={"search": {"search_type": "cpf", "search_key": key}},
         headers={"api-key": "sandbox"},
@@ -168,10 +162,7 @@ async def test_a_key_tracked_meanwhile_is_taken_as_tracked_with_its_id(rig: Rig)
 
 
 async def test_a_run_needs_a_writable_cache(rig: Rig) -> None:
-    ctx = await rig.open(read_only=True)  # another process holds the cache
-    imp = importer(ctx)
-    samples = await rig.samples()
-    check = check_rows(portfolio(samples), imp.tiers)
+    _ctx, imp, check = await sample_import(rig, read_only=True)  # another holds the cache
     plan = await imp.plan(check)  # a preview still works
     assert len(plan.to_create) == 11
     with pytest.raises(CacheReadOnly):
@@ -197,12 +188,9 @@ class NoBulkTransport(httpx.AsyncBaseTransport):
 
 async def test_a_service_without_the_bulk_route_stops_the_import_at_once(rig: Rig) -> None:
     transport = NoBulkTransport(rig.transport)
-    rig.transport = transport  # type: ignore[assignment]
-    ctx = await rig.open()
-    samples = await rig.samples()
-    imp = importer(ctx, chunk_size=2)
+    rig.transport = transport
+    ctx, imp, check = await sample_import(rig, chunk_size=2)
     imp.in_flight = 1
-    check = check_rows(portfolio(samples), imp.tiers)
     with pytest.raises(OperationNotAvailable):
         await imp.run(await imp.plan(check))
     assert transport.bulk_calls == 1  # not once per chunk

@@ -15,6 +15,7 @@ from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.services.errors import OperationNotAvailable
 from lawsuit_tui.services.requests import FollowPolicy
 from lawsuit_tui.services.results import Completed, ResponseArrived, StatusChanged
+from tests.support.mocked_service import page_answer
 
 LAWSUIT = {"code": "0000001-23.2024.8.26.0100", "instance": 1, "steps": []}
 
@@ -55,16 +56,7 @@ class SpecOnlyService:
             items = [response(1, True)] if self.looks >= 2 else []
             if self.gets >= 4:  # after completion was read: the definitive one is there
                 items.append(response(2, False))
-            return httpx.Response(
-                200,
-                json={
-                    "page": 1,
-                    "page_count": len(items),
-                    "all_pages_count": 1 if items else 0,
-                    "all_count": len(items),
-                    "page_data": items,
-                },
-            )
+            return page_answer(1, items, all_pages=1 if items else 0, all_count=len(items))
         return httpx.Response(404, json={"error": {"name": "HttpNotFoundError"}})
 
 
@@ -124,17 +116,7 @@ async def test_follow_reads_past_pages_holding_only_other_requests(tmp_path: Pat
             return httpx.Response(200, json={"request_id": "req-1", "status": "completed"})
         page = int(request.url.params["page"])
         items = pages.get(page, [])
-        return httpx.Response(
-            200,
-            json={
-                "request_status": "completed",
-                "page": page,
-                "page_count": len(items),
-                "all_pages_count": 2,
-                "all_count": 6,
-                "page_data": items,
-            },
-        )
+        return page_answer(page, items, all_pages=2, all_count=6, request_status="completed")
 
     settings = Settings(api_key="live-key-0123456789", cache_dir=tmp_path / "cache")
 

@@ -59,9 +59,8 @@ class Interrupted(Exception):
 
 
 async def test_sync_resumes_where_it_stopped(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "cache", rate_limit=(1000, 60.0))
-    ctx = await rig.open()
-    try:
+    async with Rig(tmp_path / "cache", rate_limit=(1000, 60.0)) as rig:
+        ctx = await rig.open()
         await prepare(rig, ctx, 1)
         total = rig.seed_responses(2600)
         pages_seen = 0
@@ -79,39 +78,27 @@ async def test_sync_resumes_where_it_stopped(tmp_path: Path) -> None:
         assert report.resumed_from_page == 3
         assert ctx.store.count_responses() == total
         assert report.responses_new == total - 2000
-    finally:
-        await rig.aclose()
 
 
 async def test_sync_under_faults_stores_every_response_once(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "cache", rate_limit=(5000, 60.0), max_attempts=12)
-    ctx = await rig.open()
-    try:
+    async with Rig(tmp_path / "cache", rate_limit=(5000, 60.0), max_attempts=12) as rig:
+        ctx = await rig.open()
         await prepare(rig, ctx, 3)
         total = rig.seed_responses(3500)
-        faults = rig.state.faults
-        faults.error_rate = 0.3
-        faults.error_statuses = [502, 503, 504]
-        faults.latency_ms = 2
+        rig.serve_failures(0.3, [502, 503, 504], latency_ms=2)
         ctx.sync.page_size = 100  # many pages: many chances to fail
         report = await ctx.sync.sync()
         assert ctx.store.count_responses() == total
         assert all(ctx.store.get_response(rid) is not None for rid in held(rig))
         assert rig.stats()["faults"]  # faults were served
         assert report.calls > report.pages  # and retried
-    finally:
-        await rig.aclose()
 
 
 async def test_no_request_is_created_twice_under_faults(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "cache", rate_limit=(5000, 60.0), max_attempts=12)
-    ctx = await rig.open()
-    try:
+    async with Rig(tmp_path / "cache", rate_limit=(5000, 60.0), max_attempts=12) as rig:
+        ctx = await rig.open()
         samples = await rig.samples()
-        faults = rig.state.faults
-        faults.error_rate = 0.3
-        faults.error_statuses = [502, 503, 504]
-        faults.latency_ms = 1
+        rig.serve_failures(0.3, [502, 503, 504], latency_ms=1)
         keys = [*samples["lawsuit_cnj"], *samples["cpf"], *samples["cnpj"][:2]]
         kinds = ["lawsuit_cnj"] * len(samples["lawsuit_cnj"]) + ["cpf"] * len(samples["cpf"])
         kinds += ["cnpj"] * 2
@@ -123,13 +110,11 @@ async def test_no_request_is_created_twice_under_faults(tmp_path: Path) -> None:
                 ok.append(key)
             except CourtUnavailable:
                 failed.append(key)  # 502/504 may come after processing: never repeated
-        faults.error_rate = 0.0
+        rig.serve_failures(0.0, [])
         made = [entry.record["search"]["search_key"] for entry in rig.state.requests.values()]
         assert sorted(made) == sorted(ok)  # each once; the failed ones not at all
         assert len(set(made)) == len(made)
         assert rig.stats()["faults"]
-    finally:
-        await rig.aclose()
 
 
 async def test_eight_followers_share_30_calls_in_3_seconds(tmp_path: Path) -> None:
@@ -183,12 +168,8 @@ async def test_eight_followers_share_30_calls_in_3_seconds(tmp_path: Path) -> No
 
 
 async def test_failed_sync_call_surfaces_one_error(tmp_path: Path) -> None:
-    rig = Rig(tmp_path / "cache", max_attempts=2)
-    ctx = await rig.open()
-    try:
-        rig.state.faults.error_rate = 1.0
-        rig.state.faults.error_statuses = [502]
+    async with Rig(tmp_path / "cache", max_attempts=2) as rig:
+        ctx = await rig.open()
+        rig.serve_failures(1.0, [502])
         with pytest.raises(ApiError):
             await ctx.sync.sync()
-    finally:
-        await rig.aclose()

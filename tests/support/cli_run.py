@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from lawsuit_tui import cli
 
-__all__ = ["run_cli", "sandbox_cache"]
+if TYPE_CHECKING:
+    from lawsuit_tui.config import Settings
+    from lawsuit_tui.sandbox.state import SandboxState
+
+__all__ = ["change_sandbox", "run_cli", "sandbox_cache"]
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -22,3 +28,20 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 def sandbox_cache() -> Path:
     """The cache of this test in sandbox mode (``cache_dir``/sandbox, see the root conftest)."""
     return Path(os.environ["LAWSUIT_TUI_CACHE_DIR"]) / "sandbox"
+
+
+def change_sandbox(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[SandboxState, Settings], None]
+) -> None:
+    """The sandbox of the next commands is built as before, then ``change``d (a court down,
+    a key without a feature...)."""
+    from lawsuit_tui.services import context
+
+    built = context.build_sandbox
+
+    def build(settings: Settings, **options: Any) -> Any:
+        app = built(settings, **options)
+        change(app.state.sandbox, settings)
+        return app
+
+    monkeypatch.setattr(context, "build_sandbox", build)

@@ -31,26 +31,24 @@ def shell_quote(value: object) -> str:
     return "'" + str(value).replace("'", "'\"'\"'") + "'"
 
 
+PRIVATE_MOUNTS = ["unshare", "-m", "--propagation", "private"]
+"""The start of a command run in its own mount namespace (its mounts go with it)."""
+NO_CAPABILITIES = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"]
+"""The start of a command run without any capability (file modes hold for root too)."""
+
+
+def _runs(command: list[str]) -> bool:
+    """Whether ``command`` succeeds on this machine (a probe of what it allows)."""
+    probe = subprocess.run(command, capture_output=True, check=False, timeout=30)
+    return probe.returncode == 0
+
+
 @functools.cache
 def cannot_mount() -> str | None:
     """Why a child cannot get private mounts here (None: it can)."""
     if shutil.which("unshare") is None:
         return "unshare(1) is not installed"
-    probe = subprocess.run(
-        [
-            "unshare",
-            "-m",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            "mount -t tmpfs -o size=4k tmpfs /mnt",  # private: gone with the namespace
-        ],
-        capture_output=True,
-        check=False,
-        timeout=30,
-    )
-    if probe.returncode != 0:
+    if not _runs([*PRIVATE_MOUNTS, "sh", "-c", "mount -t tmpfs -o size=4k tmpfs /mnt"]):
         return "this machine does not allow private mount namespaces (unshare -m, mount)"
     return None
 
@@ -62,13 +60,7 @@ def cannot_drop_privileges() -> str | None:
         return None  # an ordinary user obeys them already
     if shutil.which("setpriv") is None:
         return "setpriv(1) is not installed, and root ignores file modes"
-    probe = subprocess.run(
-        ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "true"],
-        capture_output=True,
-        check=False,
-        timeout=30,
-    )
-    if probe.returncode != 0:
+    if not _runs([*NO_CAPABILITIES, "true"]):
         return "setpriv cannot drop capabilities here, and root ignores file modes"
     return None
 
@@ -90,10 +82,10 @@ def lawsuit_tui(
     ignores SIGXFSZ)."""
     command = [sys.executable, "-m", "lawsuit_tui", *args]
     if unprivileged and os.geteuid() == 0:
-        command = ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--", *command]
+        command = [*NO_CAPABILITIES, "--", *command]
     if mounts:
         script = f'set -e\n{mounts}\nexec "$@"'
-        command = ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *command]
+        command = [*PRIVATE_MOUNTS, "sh", "-c", script, "sh", *command]
     preexec: Callable[[], None] | None = None
     if file_size_limit is not None:
         limit = file_size_limit

@@ -36,7 +36,7 @@ class Rig:
             seed=7, clock=self.clock, rate_limit=rate_limit, world=World.shared(7)
         )
         self.state = sandbox_state(self.app)
-        self.transport = httpx.ASGITransport(app=self.app)
+        self.transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=self.app)
         self.settings = Settings(
             cache_dir=cache_dir,
             rate_limit={"calls": rate_limit[0], "seconds": rate_limit[1]},
@@ -115,6 +115,20 @@ class Rig:
     async def aclose(self) -> None:
         if self.ctx is not None:
             await self.ctx.aclose()
+
+    async def __aenter__(self) -> Rig:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def serve_failures(self, rate: float, statuses: list[int], *, latency_ms: int = 0) -> None:
+        """The sandbox answers ``rate`` of the calls with one of ``statuses``, each call
+        ``latency_ms`` late."""
+        faults = self.state.faults
+        faults.error_rate = rate
+        faults.error_statuses = statuses
+        faults.latency_ms = latency_ms
 
 
 class VirtualTime:

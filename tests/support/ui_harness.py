@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
+from textual.screen import Screen
 from textual.widgets import Input
 
 from lawsuit_tui.api.client import BaseUrls
 from lawsuit_tui.config import Settings, load_settings
 from lawsuit_tui.domain.bodies import TrackingCreateBody
+from lawsuit_tui.domain.inbox import InboxFilter, Movement
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.sandbox.app import create_app, drain
 from lawsuit_tui.sandbox.clock import SandboxClock
@@ -38,9 +40,13 @@ __all__ = [
     "SIZES",
     "ContextClockHarness",
     "Harness",
+    "ScreenT",
     "Steps",
     "lawsuit_data",
     "look_up",
+    "moving_lawsuit_tracked",
+    "only_movement",
+    "open_destination",
     "open_from_lookup",
     "open_new_request",
     "open_requests",
@@ -51,12 +57,15 @@ __all__ = [
     "run_dossier",
     "samples",
     "scenario_cases",
+    "screen_on_top",
+    "services_open",
     "settle",
     "shared_world",
     "snap",
     "snap_in_language",
     "snap_scenario",
     "track",
+    "trackings_run",
     "type_text",
     "wait_for",
 ]
@@ -159,6 +168,14 @@ async def ready(pilot: Any) -> None:
     await settle(pilot)
 
 
+async def services_open(pilot: Any) -> ServiceContext:
+    """Wait until the app has opened its service context (and no more: ``ready`` also lets
+    the first screen load); that context."""
+    await wait_for(lambda: pilot.app.services is not None, pilot.pause)
+    context: ServiceContext = await pilot.app.context()
+    return context
+
+
 async def type_text(pilot: Any, text: str) -> None:
     """Type into the focused widget, character by character, as a person would."""
     await pilot.press(*text)
@@ -204,16 +221,35 @@ async def open_new_request(
     return await responses_completed(pilot)
 
 
-async def open_trackings(pilot: Any) -> PortfolioScreen:
-    """Go to the trackings screen and wait until it has loaded from the service."""
-    app = pilot.app
-    app.goto("trackings")
-    await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, PortfolioScreen)
-    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
+
+
+async def screen_on_top(pilot: Any, screen_type: type[ScreenT]) -> ScreenT:
+    """Wait until the app's screen on top is a ``screen_type`` (one a key or a call just
+    opened); that screen."""
+    await wait_for(lambda: isinstance(pilot.app.screen, screen_type), pilot.pause)
+    screen = pilot.app.screen
+    assert isinstance(screen, screen_type)
+    return screen
+
+
+async def open_destination(
+    pilot: Any, destination: str, screen_type: type[ScreenT], loaded: Callable[[ScreenT], bool]
+) -> ScreenT:
+    """Go to ``destination`` (a place of ``ui/navigation.py``), wait until its screen is
+    ``loaded`` and let it settle."""
+    pilot.app.goto(destination)
+    screen = await screen_on_top(pilot, screen_type)
+    await wait_for(lambda: loaded(screen), pilot.pause)
     await settle(pilot)
     return screen
+
+
+async def open_trackings(pilot: Any) -> PortfolioScreen:
+    """Go to the trackings screen and wait until it has loaded from the service."""
+    return await open_destination(
+        pilot, "trackings", PortfolioScreen, lambda screen: screen.loaded_from_service
+    )
 
 
 async def open_requests(pilot: Any) -> RequestsScreen:
@@ -236,6 +272,31 @@ async def track(harness: Harness, key: str, **extra: Any) -> TrackingRecord:
     )
     context = await harness.app.context()
     return await context.trackings.create(body)
+
+
+async def moving_lawsuit_tracked(
+    harness: Harness, pilot: Any
+) -> tuple[ServiceContext, TrackingRecord]:
+    """Once the app's services are open, a tracking of the samples' moving lawsuit (whose
+    movement a run finds two days on: ``trackings_run``); the context and the tracking."""
+    context = await services_open(pilot)
+    return context, await track(harness, samples()["moving_lawsuit"])
+
+
+async def trackings_run(harness: Harness) -> None:
+    """Two days on the sandbox's clock, then the ten seconds in which the request of a
+    tracking's run completes (D15): the moving lawsuit of the samples has moved, and a daily
+    tracking of it has found the movement."""
+    await harness.advance(2 * 86_400.0)
+    await harness.advance(10)
+
+
+def only_movement(context: ServiceContext) -> Movement:
+    """The one movement of the inbox (the test fails when there are none or several)."""
+    [movement_id] = context.inbox.select(InboxFilter())
+    movement = context.inbox.get(movement_id)
+    assert movement is not None
+    return movement
 
 
 # --- snapshots of a screen at both sizes ------------------------------------------------------

@@ -5,17 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from textual.reactive import reactive
-from textual.widgets import Input, TextArea
+
+from tests.support.steady_cursor import hold_cursors_steady
 
 
 @pytest.fixture(autouse=True)
 def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Inputs and text areas keep a steady cursor (a blinking one makes snapshots flaky)."""
-    for widget in (Input, TextArea):
-        steady: reactive[bool] = reactive(False, init=False)
-        steady.__set_name__(widget, "cursor_blink")
-        monkeypatch.setattr(widget, "cursor_blink", steady)
+    hold_cursors_steady(monkeypatch)
     yield
 
 

@@ -20,7 +20,13 @@ from lawsuit_tui.ui.count.find_dialog import FindDialog
 from lawsuit_tui.ui.count.find_lawsuits import FindLawsuitsScreen
 from lawsuit_tui.ui.count.screen import AMOUNT_RANGE, CountScreen, _construct
 from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
-from tests.support.ui_harness import ContextClockHarness, settle, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    open_destination,
+    screen_on_top,
+    settle,
+    wait_for,
+)
 
 COURTS = [
     Tribunal(tribunal_id=10, name="TJSP"),
@@ -36,14 +42,10 @@ def result_of(screen: CountScreen) -> CountRequestResult | None:
 
 
 async def open_count(pilot: Pilot[Any]) -> CountScreen:
-    app: Any = pilot.app
-    app.goto("count")
-    await wait_for(lambda: isinstance(app.screen, CountScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, CountScreen)
-    await settle(pilot)
-    await wait_for(lambda: bool(screen.query_one(CourtPicker).courts), pilot.pause)
-    return screen
+    """The count screen once its court picker has the Miner's courts."""
+    return await open_destination(
+        pilot, "count", CountScreen, lambda screen: any(p.courts for p in screen.query(CourtPicker))
+    )
 
 
 async def test_count_rejected_then_accepted_and_history() -> None:
@@ -153,9 +155,7 @@ async def test_buy_a_count_follow_it_open_and_export_its_lawsuits(tmp_path: Path
         result = result_of(screen)
         assert result is not None and (result.total_lawsuits or 0) > 5
         await pilot.press("ctrl+f")
-        await wait_for(lambda: isinstance(pilot.app.screen, FindDialog), pilot.pause)
-        dialog = pilot.app.screen
-        assert isinstance(dialog, FindDialog)
+        dialog = await screen_on_top(pilot, FindDialog)
         assert dialog.query_one("#fd-cap", Input).value == str(result.total_lawsuits)
         assert "debits" in str(dialog.query_one("#fd-cost").render())
         dialog.query_one("#fd-cap", Input).value = "5"

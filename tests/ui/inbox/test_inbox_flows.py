@@ -17,7 +17,7 @@ from lawsuit_tui.ui.lawsuit.screen import LawsuitTreeScreen
 from lawsuit_tui.ui.lawsuit.tree import LawsuitTree, StepItem
 from scripts.inbox_scenarios import a_morning, open_inbox
 from tests.support.store_data import make_movement
-from tests.support.ui_harness import ContextClockHarness, settle, type_text, wait_for
+from tests.support.ui_harness import ContextClockHarness, screen_on_top, settle, type_text, wait_for
 
 TIERS = ("hot", "warm", "cold")
 COURTS = ("TJSP", "TJRJ", "TRT2")
@@ -76,8 +76,7 @@ async def test_search_as_you_type_filters_and_unread() -> None:
         assert screen.query_one("#inbox-search", Input).value == ""
 
         await pilot.press("f")
-        await wait_for(lambda: isinstance(pilot.app.screen, InboxFilterDialog), pilot.pause)
-        dialog = pilot.app.screen
+        dialog = await screen_on_top(pilot, InboxFilterDialog)
         dialog.query_one("#if-tier", Select).value = "warm"
         dialog.query_one("#if-court", Select).value = "TJRJ"
         await pilot.press("f10")
@@ -110,9 +109,7 @@ async def test_enter_opens_the_lawsuit_at_its_new_steps_and_marks_it_read() -> N
         assert movement is not None and movement.unread and movement.steps
         before = pilot.app.status_snapshot.unread
         await pilot.press("enter")
-        await wait_for(lambda: isinstance(pilot.app.screen, LawsuitTreeScreen), pilot.pause)
-        lawsuit = pilot.app.screen
-        assert isinstance(lawsuit, LawsuitTreeScreen)
+        lawsuit = await screen_on_top(pilot, LawsuitTreeScreen)
         assert lawsuit.movement_steps == tuple(movement.step_ids)
         tree = lawsuit.query_one(LawsuitTree)
 

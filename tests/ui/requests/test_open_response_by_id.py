@@ -18,6 +18,7 @@ from tests.support.ui_harness import (
     open_requests,
     ready,
     samples,
+    screen_on_top,
     settle,
     snap,
     wait_for,
@@ -40,9 +41,7 @@ async def finished_request(pilot: Any, harness: Harness) -> list[str]:
 async def open_prompt(pilot: Any) -> TextPrompt:
     await open_requests(pilot)
     await pilot.press("i")
-    await wait_for(lambda: isinstance(pilot.app.screen, TextPrompt), pilot.pause)
-    prompt = pilot.app.screen
-    assert isinstance(prompt, TextPrompt)
+    prompt = await screen_on_top(pilot, TextPrompt)
     return prompt
 
 
@@ -54,9 +53,7 @@ async def test_a_pasted_id_opens_its_response_among_its_requests() -> None:
         assert len(ids) >= 2
         await open_prompt(pilot)
         await pilot.press(*ids[-1], "enter")
-        await wait_for(lambda: isinstance(pilot.app.screen, ResponsesScreen), pilot.pause)
-        screen = pilot.app.screen
-        assert isinstance(screen, ResponsesScreen)
+        screen = await screen_on_top(pilot, ResponsesScreen)
         await wait_for(lambda: screen.table.selected_key() == ids[-1], pilot.pause)
         # The cache now holds it: the service's answer was kept.
         context = await pilot.app.context()

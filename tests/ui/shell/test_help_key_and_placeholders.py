@@ -14,9 +14,8 @@ from lawsuit_tui import i18n
 from lawsuit_tui.ui.dialogs.help import HelpScreen
 from lawsuit_tui.ui.lookup.screen import IdentifierInput, LookupScreen
 from lawsuit_tui.ui.requests.request_form import RequestFormScreen
-from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
-from tests.support.ui_harness import Harness, ready, settle, wait_for
+from tests.support.ui_harness import Harness, open_trackings, ready, screen_on_top, settle, wait_for
 
 
 async def test_question_mark_opens_the_help_from_the_lookup_field() -> None:
@@ -43,10 +42,7 @@ async def test_question_mark_is_text_in_the_other_fields() -> None:
     async with harness.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
         await ready(pilot)
-        app.goto("trackings")
-        await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
-        screen = app.screen
-        await settle(pilot)
+        screen = await open_trackings(pilot)
         await pilot.press("slash")  # the filter: "?" is text there
         await wait_for(lambda: isinstance(app.focused, Input), pilot.pause)
         filter_field = app.focused
@@ -87,15 +83,11 @@ async def test_example_placeholders_go_through_the_catalogue() -> None:
         await pilot.pause(0.1)
         await settle(pilot)
         await pilot.press("n")
-        await wait_for(lambda: isinstance(app.screen, RequestFormScreen), pilot.pause)
-        form = app.screen
+        form = await screen_on_top(pilot, RequestFormScreen)
         for field in ("distribution_from", "distribution_to", "last_step_from", "last_step_to"):
             assert form.query_one(f"#rf-{field}", Input).placeholder == "dd/mm/aaaa"
 
-        app.goto("trackings")
-        await wait_for(lambda: isinstance(app.screen, PortfolioScreen), pilot.pause)
-        await settle(pilot)
+        await open_trackings(pilot)
         await pilot.press("n")
-        await wait_for(lambda: isinstance(app.screen, TrackingFormScreen), pilot.pause)
-        tags = app.screen.query_one("#tf-tags", Input)
+        tags = (await screen_on_top(pilot, TrackingFormScreen)).query_one("#tf-tags", Input)
         assert tags.placeholder == "cliente=ACME, equipe=trabalhista"

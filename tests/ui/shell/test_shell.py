@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +15,7 @@ from lawsuit_tui.ui.dialogs.help import HelpScreen, binding_rows
 from lawsuit_tui.ui.lookup.screen import LookupScreen
 from lawsuit_tui.ui.navigation import DESTINATIONS, Destination
 from lawsuit_tui.ui.requests.request_list import RequestsScreen
+from tests.support.python_child import probe_report
 from tests.support.ui_harness import Harness, open_requests, ready, settle, wait_for
 
 FORBIDDEN_KEYS = {"ctrl+a", "ctrl+b", "ctrl+s", "ctrl+enter", "ctrl+z", "ctrl+backslash"}
@@ -34,15 +32,7 @@ print(json.dumps(sorted(m for m, v in sys.modules.items() if v is not None)))  #
 def test_building_the_app_loads_no_service_sandbox_or_http_module() -> None:
     # The first frame must not wait for them: they are imported by the worker that opens
     # the service context, after the first frame.
-    result = subprocess.run(
-        [sys.executable, "-c", FIRST_FRAME_PROBE],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    modules = json.loads(result.stdout.strip().splitlines()[-1])
+    modules = probe_report(FIRST_FRAME_PROBE)
     heavy = (
         "lawsuit_tui.services",
         "lawsuit_tui.sandbox",

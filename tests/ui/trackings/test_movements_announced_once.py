@@ -11,10 +11,13 @@ from lawsuit_tui.domain.responses import ResponseRecord
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.webhooks import WebhookIngestor
 from lawsuit_tui.ui.trackings.movement_watch import MovementWatch
-from tests.support.ui_harness import ContextClockHarness, samples, track, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    moving_lawsuit_tracked,
+    trackings_run,
+    wait_for,
+)
 from tests.support.webhook_data import receiver_settings, tracking_response
-
-DAY = 86_400.0
 
 
 def _envelope(tracking_id: str, response: ResponseRecord, callback_id: str) -> dict[str, Any]:
@@ -47,15 +50,12 @@ async def _a_tracking_that_moved(
     """A tracking the app's watch has seen, then a run of it that found new steps."""
     app: Any = pilot.app
     _record_notices(app)
-    await wait_for(lambda: app.services is not None, pilot.pause)
-    context = await app.context()
-    record = await track(sandbox, samples()["moving_lawsuit"])
+    context, record = await moving_lawsuit_tracked(sandbox, pilot)
     watch = app.movement_watch
     assert isinstance(watch, MovementWatch)
     await watch.check(context, app)  # nothing ran yet: nothing to announce
     assert _movement_notices(app) == []
-    await sandbox.advance(2 * DAY)
-    await sandbox.advance(10)  # the run's request completes
+    await trackings_run(sandbox)
     responses = await context.trackings.responses(record.tracking_id)
     assert responses and all(response.response_id for response in responses)
     return record, responses

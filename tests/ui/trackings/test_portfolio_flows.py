@@ -14,6 +14,7 @@ from lawsuit_tui.ui.dialogs.tier_picker import TierPickerScreen
 from lawsuit_tui.ui.language import switch_language
 from lawsuit_tui.ui.trackings.keys_file_prompt import KeysFilePrompt
 from lawsuit_tui.ui.trackings.portfolio_import import PortfolioImportScreen
+from lawsuit_tui.ui.trackings.portfolio_screen import PortfolioScreen
 from lawsuit_tui.ui.trackings.tracked_items import TrackedItemsScreen
 from lawsuit_tui.ui.trackings.tracking_detail import TrackingDetailScreen
 from lawsuit_tui.ui.trackings.work_progress import WorkProgressScreen
@@ -21,6 +22,8 @@ from tests.support.ui_harness import (
     ContextClockHarness,
     open_trackings,
     samples,
+    screen_on_top,
+    services_open,
     settle,
     track,
     wait_for,
@@ -49,9 +52,7 @@ async def test_import_from_the_app_previews_costs_and_creates(tmp_path: Path) ->
         app: Any = pilot.app
         screen = await open_trackings(pilot)
         await pilot.press("i")
-        await wait_for(lambda: isinstance(app.screen, PortfolioImportScreen), pilot.pause)
-        importer = app.screen
-        assert isinstance(importer, PortfolioImportScreen)
+        importer = await screen_on_top(pilot, PortfolioImportScreen)
         # the sandbox starts at the demo portfolio; this test names its own file
         assert importer.query_one("#imp-path", Input).value.endswith("carteira-demo.csv")
         importer.query_one("#imp-path", Input).value = str(path)
@@ -81,9 +82,7 @@ async def test_import_from_the_app_previews_costs_and_creates(tmp_path: Path) ->
 
         # the same file again: nothing is created twice
         await pilot.press("i")
-        await wait_for(lambda: isinstance(app.screen, PortfolioImportScreen), pilot.pause)
-        again = app.screen
-        assert isinstance(again, PortfolioImportScreen)
+        again = await screen_on_top(pilot, PortfolioImportScreen)
         again.query_one("#imp-path", Input).value = str(path)
         await pilot.press("f10")
         await wait_for(lambda: again.plan is not None and again.plan.service_checked, pilot.pause)
@@ -94,12 +93,9 @@ async def test_import_from_the_app_previews_costs_and_creates(tmp_path: Path) ->
 async def test_a_pasted_list_and_an_unreadable_file_say_what_is_wrong(tmp_path: Path) -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
-        app: Any = pilot.app
         await open_trackings(pilot)
         await pilot.press("i")
-        await wait_for(lambda: isinstance(app.screen, PortfolioImportScreen), pilot.pause)
-        importer = app.screen
-        assert isinstance(importer, PortfolioImportScreen)
+        importer = await screen_on_top(pilot, PortfolioImportScreen)
         importer.query_one("#imp-path", Input).value = str(tmp_path / "missing.csv")
         await pilot.press("f10")
         await settle(pilot)
@@ -111,15 +107,21 @@ async def test_a_pasted_list_and_an_unreadable_file_say_what_is_wrong(tmp_path: 
         assert summary.startswith("pasted list: 2 rows · 1 valid · 1 invalid")
 
 
+async def three_lawsuits_tracked(
+    sandbox: ContextClockHarness, pilot: Any, **fields: Any
+) -> PortfolioScreen:
+    """The trackings screen over trackings of three sample lawsuits, each with ``fields``."""
+    await services_open(pilot)
+    for key in samples()["lawsuit_cnj"][:3]:
+        await track(sandbox, key, **fields)
+    return await open_trackings(pilot)
+
+
 async def test_marks_pause_resume_and_move_to_a_tier() -> None:
     sandbox = ContextClockHarness()
-    sample = samples()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        for key in sample["lawsuit_cnj"][:3]:
-            await track(sandbox, key, tags={"tier": "hot"}, recurrence=1)
-        screen = await open_trackings(pilot)
+        screen = await three_lawsuits_tracked(sandbox, pilot, tags={"tier": "hot"}, recurrence=1)
         assert len(screen.entries) == 3
         await pilot.press("space", "space")  # two rows marked
         assert len(screen.marked) == 2
@@ -167,7 +169,7 @@ async def test_a_language_switch_keeps_the_portfolio_working_in_the_new_words() 
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
+        await services_open(pilot)
         tracking_id = (await track(sandbox, samples()["moving_lawsuit"])).tracking_id
         screen = await open_trackings(pilot)
         errors: list[BaseException] = []
@@ -191,9 +193,7 @@ async def test_a_language_switch_keeps_the_portfolio_working_in_the_new_words() 
         status.value = "live"
         await settle(pilot)
         screen.show_params(tracking_id=tracking_id)
-        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
-        detail = app.screen
-        assert isinstance(detail, TrackingDetailScreen)
+        detail = await screen_on_top(pilot, TrackingDetailScreen)
         await wait_for(lambda: detail.loaded, pilot.pause)
         switch_language(app, "en", remember=False)
         await settle(pilot)
@@ -209,16 +209,14 @@ async def test_the_detail_says_what_an_error_movement_is_and_where_the_keys_are(
     down = samples()["court_down_lawsuit"]
     async with sandbox.app.run_test(size=(120, 40)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
+        await services_open(pilot)
         record = await track(sandbox, down, fixed_time=True, hour_range=11, execution_minute=0)
         tracking_id = record.tracking_id
         await sandbox.advance(DAY + 10)  # the run meets a court that is down
         await sandbox.advance(10)
         screen = await open_trackings(pilot)
         screen.show_params(tracking_id=tracking_id)
-        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
-        detail = app.screen
-        assert isinstance(detail, TrackingDetailScreen)
+        detail = await screen_on_top(pilot, TrackingDetailScreen)
         await wait_for(lambda: detail.loaded, pilot.pause)
         await settle(pilot)
         table = detail.query_one("#td-movements", DataTable)
@@ -249,16 +247,14 @@ async def test_the_lawsuits_a_document_tracking_follows() -> None:
     person = samples()["busy_person"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
+        await services_open(pilot)
         tracking_id = (await track(sandbox, person)).tracking_id
         await sandbox.advance(0)  # the service works out what the tracking follows
         screen = await open_trackings(pilot)
         screen.show_params(tracking_id=tracking_id)
         await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
         await pilot.press("l")
-        await wait_for(lambda: isinstance(app.screen, TrackedItemsScreen), pilot.pause)
-        items = app.screen
-        assert isinstance(items, TrackedItemsScreen)
+        items = await screen_on_top(pilot, TrackedItemsScreen)
         await wait_for(lambda: items.loaded, pilot.pause)
         assert len(items.items) > 1
         assert {item.tracking_id for item in items.items} == {tracking_id}
@@ -273,10 +269,7 @@ async def test_a_file_of_keys_marks_their_trackings(tmp_path: Path) -> None:
     sample = samples()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        for key in sample["lawsuit_cnj"][:3]:
-            await track(sandbox, key)
-        screen = await open_trackings(pilot)
+        screen = await three_lawsuits_tracked(sandbox, pilot)
         keys = tmp_path / "keys.txt"
         # one tracked key unformatted, one tracked, one not tracked
         first = sample["lawsuit_cnj"][0].replace("-", "").replace(".", "")

@@ -23,6 +23,8 @@ from tests.support.ui_harness import (
     ContextClockHarness,
     open_trackings,
     samples,
+    screen_on_top,
+    services_open,
     settle,
     track,
     wait_for,
@@ -83,8 +85,7 @@ async def test_the_footer_and_headers_fit_80_columns(language: str) -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        screen = await open_trackings(pilot)
+        screen = await open_trackings(pilot)  # once the services are open and it has loaded
         assert footer_overflow(screen) == []  # the empty list
         assert current_language() == language
 
@@ -107,8 +108,7 @@ async def test_the_footer_and_headers_fit_80_columns(language: str) -> None:
 
         screen.table.focus()
         await pilot.press("enter")
-        await wait_for(lambda: isinstance(app.screen, TrackingDetailScreen), pilot.pause)
-        detail = app.screen
+        detail = await screen_on_top(pilot, TrackingDetailScreen)
         await wait_for(lambda: detail.loaded, pilot.pause)
         await settle(pilot)
         assert footer_overflow(detail) == []
@@ -125,8 +125,7 @@ async def test_what_the_footer_leaves_out_the_help_lists(language: str) -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        screen = await open_trackings(pilot)
+        screen = await open_trackings(pilot)  # once the services are open and it has loaded
         listed = {key for _where, key, _description in binding_rows(screen)}
         for binding_id in (
             "trackings.filter",
@@ -168,8 +167,7 @@ def test_the_column_sets_and_the_width_they_need(language: str) -> None:
 async def test_the_table_swaps_column_sets_on_resize() -> None:
     sandbox = ContextClockHarness()
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
-        app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
+        await services_open(pilot)
         await some_trackings(sandbox)
         screen = await open_trackings(pilot)
         assert len(screen.table.columns) == 7

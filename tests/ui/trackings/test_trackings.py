@@ -7,7 +7,6 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input
 
-from lawsuit_tui.domain.inbox import InboxFilter
 from lawsuit_tui.domain.trackings import TrackingRecord
 from lawsuit_tui.services.errors import OperationNotAvailable
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
@@ -18,21 +17,20 @@ from lawsuit_tui.ui.trackings.tracking_form import TrackingFormScreen
 from lawsuit_tui.ui.widgets.form import FieldBox
 from tests.support.ui_harness import (
     ContextClockHarness,
+    moving_lawsuit_tracked,
+    only_movement,
     open_trackings,
     samples,
+    screen_on_top,
     settle,
-    track,
+    trackings_run,
     wait_for,
 )
-
-DAY = 86_400.0
 
 
 async def register(pilot: Pilot[Any], key: str, **fields: str) -> TrackingFormScreen:
     await pilot.press("n")
-    await wait_for(lambda: isinstance(pilot.app.screen, TrackingFormScreen), pilot.pause)
-    form = pilot.app.screen
-    assert isinstance(form, TrackingFormScreen)
+    form = await screen_on_top(pilot, TrackingFormScreen)
     form.query_one("#tf-search-key", Input).value = key
     for name, value in fields.items():
         form.query_one(f"#tf-{name}", Input).value = value
@@ -71,16 +69,13 @@ async def test_register_pause_resume_delete_and_movements() -> None:
         await wait_for(lambda: screen.entries[0].status != "paused", pilot.pause)
 
         # the clock moves two days: the run finds new steps; the detail lists the movement
-        await sandbox.advance(2 * DAY)
-        await sandbox.advance(10)  # the run's request completes (D15)
+        await trackings_run(sandbox)
         screen.poll()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.entries[0].status == "updated"
         await pilot.press("enter")
-        await wait_for(lambda: isinstance(pilot.app.screen, TrackingDetailScreen), pilot.pause)
-        detail = pilot.app.screen
-        assert isinstance(detail, TrackingDetailScreen)
+        detail = await screen_on_top(pilot, TrackingDetailScreen)
         await wait_for(lambda: detail.loaded, pilot.pause)
         assert detail.movements, "a run over new steps gives a movement"
         newest = detail.movements[0]
@@ -159,25 +154,19 @@ async def test_form_validates_before_sending_and_explains_409() -> None:
 
 async def test_new_movements_raise_a_notice_followed_with_one_key() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        context = await app.context()
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         screen = await open_trackings(pilot)
         app.goto("lookup")  # the user is elsewhere when the movement arrives
         await pilot.pause()
-        await sandbox.advance(2 * DAY)
-        await sandbox.advance(10)
+        await trackings_run(sandbox)
         screen.poll()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app._notice_target == ("inbox", {})
         await pilot.press("ctrl+o")  # app.follow_notice
-        await wait_for(lambda: isinstance(app.screen, InboxScreen), pilot.pause)
-        inbox = app.screen
-        assert isinstance(inbox, InboxScreen)
+        inbox = await screen_on_top(pilot, InboxScreen)
         await wait_for(lambda: inbox.loaded, pilot.pause)
         [movement_id] = inbox.movement_list.ids
         movement = context.inbox.get(movement_id)
@@ -206,12 +195,9 @@ async def test_the_numbers_of_a_schedule_take_only_as_many_digits_as_they_can_ho
 
 async def test_edit_and_an_operation_the_service_lacks() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        context = await app.context()
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         screen = await open_trackings(pilot)
         assert len(screen.table.columns) == 7  # 80 columns: no name, no date
         await pilot.resize_terminal(120, 40)
@@ -221,9 +207,7 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
 
         # edit: only what changed is sent
         await pilot.press("e")
-        await wait_for(lambda: isinstance(app.screen, TrackingFormScreen), pilot.pause)
-        form = app.screen
-        assert isinstance(form, TrackingFormScreen)
+        form = await screen_on_top(pilot, TrackingFormScreen)
         assert form.query_one("#tf-search-key", Input).disabled
         form.query_one("#tf-recurrence", Input).value = "5"
         form.query_one("#tf-step-terms", Input).value = "sentença, acordo"
@@ -257,18 +241,13 @@ async def test_edit_and_an_operation_the_service_lacks() -> None:
 
 async def test_an_app_owned_watch_announces_without_the_screen() -> None:
     sandbox = ContextClockHarness()
-    moving = samples()["moving_lawsuit"]
     async with sandbox.app.run_test(size=(80, 24)) as pilot:
         app: Any = pilot.app
-        await wait_for(lambda: app.services is not None, pilot.pause)
-        context = await app.context()
-        record = await track(sandbox, moving)
+        context, record = await moving_lawsuit_tracked(sandbox, pilot)
         watch = MovementWatch()
         assert await watch.check(context, app)  # nothing ran yet: nothing announced
         assert app._notice_target is None
-        await sandbox.advance(2 * DAY)
-        await sandbox.advance(10)
+        await trackings_run(sandbox)
         await watch.check(context, app)
         assert app._notice_target == ("inbox", {})
-        [movement_id] = context.inbox.select(InboxFilter())
-        assert context.inbox.get(movement_id).tracking_id == record.tracking_id  # type: ignore[union-attr]
+        assert only_movement(context).tracking_id == record.tracking_id

@@ -12,15 +12,22 @@ from textual.widgets import Input
 from lawsuit_tui.ui.dialogs.folder_prompt import FolderPrompt
 from lawsuit_tui.ui.transfer_files.error_report import ErrorReportDialog
 from lawsuit_tui.ui.transfer_files.screen import TransferFilesScreen
-from tests.support.ui_harness import SIZES, Harness, open_requests, ready, settle, snap, wait_for
+from tests.support.ui_harness import (
+    SIZES,
+    Harness,
+    open_requests,
+    ready,
+    screen_on_top,
+    settle,
+    snap,
+    wait_for,
+)
 
 
 async def open_files(pilot: Any) -> TransferFilesScreen:
     await open_requests(pilot)
     await pilot.press("t")
-    await wait_for(lambda: isinstance(pilot.app.screen, TransferFilesScreen), pilot.pause)
-    screen = pilot.app.screen
-    assert isinstance(screen, TransferFilesScreen)
+    screen = await screen_on_top(pilot, TransferFilesScreen)
     await wait_for(lambda: bool(screen.files), pilot.pause)
     await settle(pilot)
     return screen

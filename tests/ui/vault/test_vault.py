@@ -13,20 +13,22 @@ from lawsuit_tui.services.context import ServiceContext
 from lawsuit_tui.ui.dialogs.confirm import ConfirmScreen
 from lawsuit_tui.ui.vault.credential_form import CredentialFormScreen, SecretInput
 from lawsuit_tui.ui.vault.screen import VaultScreen
-from tests.support.ui_harness import ContextClockHarness, samples, settle, wait_for
+from tests.support.ui_harness import (
+    ContextClockHarness,
+    open_destination,
+    samples,
+    screen_on_top,
+    settle,
+    wait_for,
+)
 
 PASSWORD = "s3nh@-secreta"
 
 
 async def open_vault(pilot: Pilot[Any]) -> VaultScreen:
-    app: Any = pilot.app
-    app.goto("vault")
-    await wait_for(lambda: isinstance(app.screen, VaultScreen), pilot.pause)
-    screen = app.screen
-    assert isinstance(screen, VaultScreen)
-    await wait_for(lambda: screen.loaded_from_service, pilot.pause)
-    await pilot.pause()
-    return screen
+    return await open_destination(
+        pilot, "vault", VaultScreen, lambda screen: screen.loaded_from_service
+    )
 
 
 def status_of(rows: list[SystemStatusRow], name: str) -> str | None:
@@ -70,9 +72,7 @@ async def test_grid_default_and_named_key_register_and_unlock() -> None:
         await settle(pilot)
         assert screen.selected_system() == system
         await pilot.press("n")
-        await wait_for(lambda: isinstance(pilot.app.screen, CredentialFormScreen), pilot.pause)
-        form = pilot.app.screen
-        assert isinstance(form, CredentialFormScreen)
+        form = await screen_on_top(pilot, CredentialFormScreen)
         form.query_one("#cf-username", Input).value = "analista"
         password = form.query_one("#cf-password", SecretInput)
         assert password.password  # masked
@@ -123,17 +123,13 @@ async def test_open_vault_first_visit_and_incomplete_credentials() -> None:
         app: Any = pilot.app
         # the first visit comes from a response view: system and key selected
         app.open_vault(system, "")
-        await wait_for(lambda: isinstance(app.screen, VaultScreen), pilot.pause)
-        screen = app.screen
-        assert isinstance(screen, VaultScreen)
+        screen = await screen_on_top(pilot, VaultScreen)
         await wait_for(lambda: screen.loaded_from_service, pilot.pause)
         await settle(pilot)
         assert screen.customer_key == "*"
         assert screen.selected_system() == system
         await pilot.press("n")
-        await wait_for(lambda: isinstance(pilot.app.screen, CredentialFormScreen), pilot.pause)
-        form = pilot.app.screen
-        assert isinstance(form, CredentialFormScreen)
+        form = await screen_on_top(pilot, CredentialFormScreen)
         assert form.system_name == system
         await pilot.press("f10")
         await pilot.pause()
