@@ -760,13 +760,16 @@ class World:
     # ------------------------------------------------------------------ samples
     def samples(self) -> dict[str, Any]:
         if self._samples is None:
-            self._samples = build_samples(self)
-            self._samples.update(self.criminal.samples())
+            # Made whole before it is kept: a shared world is read from several threads, and
+            # one that found half-made samples missed the criminal ones.
+            made = build_samples(self)
+            made.update(self.criminal.samples())
             # The company with the richest registration data (D103), named without drawing
             # the registry.
-            self._samples["company"] = pick_showcase(
+            made["company"] = pick_showcase(
                 self.pop, self._lawsuit_count, set(self._reorganisations())
             )[0]
+            self._samples = made
         return orjson.loads(orjson.dumps(self._samples))  # type: ignore[no-any-return]
 
     def absent_keys(self) -> dict[str, str]:
