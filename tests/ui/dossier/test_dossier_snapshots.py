@@ -8,6 +8,11 @@ clock, so how many polls the rate counter shows may differ by one from run to ru
 from __future__ import annotations
 
 import asyncio
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +29,20 @@ from tests.support.ui_harness import (
     wait_for,
 )
 
+# document -> a copy of the cache a session that ran its dossier left behind (per process).
+_RUN_CACHES: dict[str, Path] = {}
+
 
 def _run_before(document: str) -> None:
-    """The dossier of ``document`` run in a session of its own (this test's cache)."""
+    """The dossier of ``document`` run in a session of its own (this test's cache). The run
+    is made once per process and its cache copied into each later test's: every picture is
+    of a session that reopens the same run."""
+    cache = Path(os.environ["LAWSUIT_TUI_CACHE_DIR"])
+    made = _RUN_CACHES.get(document)
+    if made is not None:
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.copytree(made, cache)
+        return
 
     async def run() -> None:
         harness = Harness()
@@ -35,6 +51,10 @@ def _run_before(document: str) -> None:
             await run_dossier(pilot, document)
 
     asyncio.run(run())
+    kept = Path(tempfile.mkdtemp(prefix="dossier-run-")) / "cache"
+    atexit.register(shutil.rmtree, kept.parent, ignore_errors=True)
+    shutil.copytree(cache, kept)
+    _RUN_CACHES[document] = kept
 
 
 def _busy_on(tab: str) -> Any:
