@@ -320,6 +320,10 @@ class LookupScreen(FramedScreen):
             "{problem}\n\nThe service's own examples have numbers like this. "
             "Search for {key} as typed?"
         ).format(problem=str(error), key=candidate.display)
+        context = self.host.services
+        if context is not None and context.mode == "sandbox":
+            # D52: the sandbox checks the digits; the real service's examples suggest it may not.
+            question += "\n\n" + _("The sandbox checks the digits: it will refuse this number.")
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -53,6 +53,8 @@ async def test_wrong_check_digits_are_explained_and_can_be_sent_after_confirming
         assert digits[7:9] in str(hint.content)  # the right check digits are named
         await pilot.press("enter")
         await wait_for(lambda: isinstance(pilot.app.screen, ConfirmScreen), pilot.pause)
+        # The sandbox says beforehand that it will refuse the number (D52).
+        assert "will refuse" in str(pilot.app.screen.query_one(".dialog-text", Static).content)
         await pilot.press("y")
         await settle(pilot)
         screen = pilot.app.screen
