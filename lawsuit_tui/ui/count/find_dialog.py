@@ -12,7 +12,6 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from lawsuit_tui.domain.formatting import format_int
@@ -41,43 +40,44 @@ class FindDialog(FormDialog[int | None]):
         self.total = total
         self.summary = summary
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="form-frame"):
-            yield Static(_("Create a find request (paid)"), id="form-title")
-            with VerticalScroll(id="form-body"):
-                yield Static(
-                    ngettext(
-                        "{n} lawsuit matches: {summary}.",
-                        "{n} lawsuits match: {summary}.",
-                        self.total,
-                    ).format(n=format_int(self.total), summary=self.summary),
-                    id="fd-what",
-                    markup=False,
-                )
-                yield Static(
-                    _(
-                        "The Miner charges credits for each lawsuit it returns, priced by "
-                        "amount tier as your contract sets, and debits them when the request "
-                        "is created; a created request is not refunded."
-                    ),
-                    id="fd-cost",
-                    markup=False,
-                )
-                yield FieldBox(
-                    _("At most (lawsuits)"),
-                    Input(str(self.total), id="fd-cap"),
-                    field="cap",
-                    hint=_("Lower it to buy a sample: you pay only for what it returns."),
-                )
-            with Horizontal(id="form-buttons"):
-                yield cancel_button(self.app, "count.find.cancel", button_id="fd-cancel")
-                yield send_button(
-                    self.app,
-                    _("Create and pay ({key})"),
-                    "count.find.submit",
-                    button_id="fd-submit",
-                    variant="warning",
-                )
+    def form_title(self) -> str:
+        return _("Create a find request (paid)")
+
+    def compose_fields(self) -> ComposeResult:
+        yield Static(
+            ngettext(
+                "{n} lawsuit matches: {summary}.",
+                "{n} lawsuits match: {summary}.",
+                self.total,
+            ).format(n=format_int(self.total), summary=self.summary),
+            id="fd-what",
+            markup=False,
+        )
+        yield Static(
+            _(
+                "The Miner charges credits for each lawsuit it returns, priced by "
+                "amount tier as your contract sets, and debits them when the request "
+                "is created; a created request is not refunded."
+            ),
+            id="fd-cost",
+            markup=False,
+        )
+        yield FieldBox(
+            _("At most (lawsuits)"),
+            Input(str(self.total), id="fd-cap"),
+            field="cap",
+            hint=_("Lower it to buy a sample: you pay only for what it returns."),
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "count.find.cancel", button_id="fd-cancel")
+        yield send_button(
+            self.app,
+            _("Create and pay ({key})"),
+            "count.find.submit",
+            button_id="fd-submit",
+            variant="warning",
+        )
 
     def on_mount(self) -> None:
         self.query_one("#fd-cap", Input).focus()

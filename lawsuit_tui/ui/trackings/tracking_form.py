@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from lawsuit_tui.domain import identifiers as ids
@@ -79,142 +79,137 @@ class TrackingFormScreen(FormDialog[TrackingRecord | None]):
     def editing(self) -> bool:
         return self.record is not None
 
-    def compose(self) -> ComposeResult:
+    def form_title(self) -> str:
         record = self.record
-        title = (
+        return (
             _("Edit tracking {search}").format(search=search_label(record))
             if record
             else _("Register a tracking")
         )
-        with Vertical(id="form-frame"):
-            yield Static(title, id="form-title", markup=False)
-            with VerticalScroll(id="form-body"):
-                yield Static("", id="form-general-error", markup=False)
-                type_options = [(_("Detect from the key"), AUTO)] + [
-                    (label, value)
-                    for value, label in (
-                        ("lawsuit_cnj", _("CNJ number (a lawsuit)")),
-                        ("cpf", "CPF"),
-                        ("cnpj", "CNPJ"),
-                        ("oab", "OAB"),
-                        ("name", _("Name")),
-                    )
-                ]
-                search_type = Select[str](
-                    type_options, value=AUTO, allow_blank=False, id="tf-search-type"
-                )
-                search_key = Input(
-                    placeholder=_("CNJ number, CPF, CNPJ, OAB or name"), id="tf-search-key"
-                )
-                if record is not None:
-                    search_type.disabled = True
-                    search_key.disabled = True
-                    search_key.value = search_label(record)
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(_("Search type"), search_type, field="search-type")
-                    yield FieldBox(_("Search key"), search_key, field="search-key")
-                recurrence = str(record.recurrence) if record and record.recurrence else "1"
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(
-                        _("Recurrence (days, 1-{high})").format(high=MAX_RECURRENCE_DAYS),
-                        Input(
-                            recurrence,
-                            id="tf-recurrence",
-                            type="integer",
-                            # A count of days, not a place to paste a CNJ's twenty digits.
-                            max_length=len(str(MAX_RECURRENCE_DAYS)),
-                        ),
-                        field="recurrence",
-                    )
-                    yield FieldBox(
-                        _("Attachments"),
-                        Checkbox(
-                            _("Download attachments"),
-                            bool(record and record.with_attachments),
-                            id="tf-with-attachments",
-                        ),
-                        field="with-attachments",
-                    )
-                fixed = bool(record and record.fixed_time)
-                # The service keeps the hour in UTC; the form speaks the user's zone (D146).
-                local: tuple[int | None, int | None] = (None, None)
-                if record is not None and record.hour_range is not None:
-                    local = utc_clock_to_local(record.hour_range, record.execution_minute or 0)
-                with Horizontal(classes="field-pair"):
-                    yield FieldBox(
-                        _("Fixed time ({zone})").format(zone=zone_label()),
-                        Checkbox(_("Run at a fixed time"), fixed, id="tf-fixed-time"),
-                        field="fixed-time",
-                    )
-                    hour = Input(
-                        _str(local[0]),
-                        placeholder="0-23",
-                        id="tf-hour",
-                        type="integer",
-                        max_length=2,
-                        disabled=not fixed,
-                    )
-                    minute = Input(
-                        _str(local[1] if record and record.execution_minute is not None else None),
-                        placeholder="0-59",
-                        id="tf-minute",
-                        type="integer",
-                        max_length=2,
-                        disabled=not fixed,
-                    )
-                    yield FieldBox(_("Hour"), hour, field="hour")
-                    yield FieldBox(_("Minute"), minute, field="minute")
-                yield FieldBox(
-                    _("Notification e-mails (separated by commas)"),
-                    Input(
-                        ", ".join(record.notification_emails or []) if record else "",
-                        placeholder="ana@example.com.br, joao@example.com.br",
-                        id="tf-emails",
-                    ),
-                    field="emails",
-                )
-                terms = (
-                    record.notification_filters.step_terms
-                    if record and record.notification_filters
-                    else None
-                )
-                yield FieldBox(
-                    _("Notify only for steps containing (terms separated by commas)"),
-                    Input(
-                        ", ".join(terms or []),
-                        placeholder=_("sentença, acordo"),
-                        id="tf-step-terms",
-                    ),
-                    field="step-terms",
-                )
-                yield FieldBox(
-                    _("Tags (key=value, separated by commas)"),
-                    Input(
-                        ", ".join(f"{k}={v}" for k, v in (record.tags or {}).items())
-                        if record
-                        else "",
-                        placeholder=_("client=ACME, team=labour"),
-                        id="tf-tags",
-                    ),
-                    field="tags",
-                )
-                yield FieldBox(
-                    _("Callback URL (optional)"),
-                    Input(
-                        record.callback_url or "" if record else "",
-                        placeholder="https://example.com.br/hooks",
-                        id="tf-callback",
-                    ),
-                    field="callback",
-                )
-            with Horizontal(id="form-buttons"):
-                yield cancel_button(self.app, "trackings.form.cancel", button_id="tf-cancel")
-                yield send_button(
-                    self.app,
-                    _("Save ({key})") if record else _("Register ({key})"),
-                    "trackings.form.submit",
-                    button_id="tf-submit",
-                )
+
+    def compose_fields(self) -> ComposeResult:
+        record = self.record
+        yield Static("", id="form-general-error", markup=False)
+        type_options = [(_("Detect from the key"), AUTO)] + [
+            (label, value)
+            for value, label in (
+                ("lawsuit_cnj", _("CNJ number (a lawsuit)")),
+                ("cpf", "CPF"),
+                ("cnpj", "CNPJ"),
+                ("oab", "OAB"),
+                ("name", _("Name")),
+            )
+        ]
+        search_type = Select[str](type_options, value=AUTO, allow_blank=False, id="tf-search-type")
+        search_key = Input(placeholder=_("CNJ number, CPF, CNPJ, OAB or name"), id="tf-search-key")
+        if record is not None:
+            search_type.disabled = True
+            search_key.disabled = True
+            search_key.value = search_label(record)
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(_("Search type"), search_type, field="search-type")
+            yield FieldBox(_("Search key"), search_key, field="search-key")
+        recurrence = str(record.recurrence) if record and record.recurrence else "1"
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(
+                _("Recurrence (days, 1-{high})").format(high=MAX_RECURRENCE_DAYS),
+                Input(
+                    recurrence,
+                    id="tf-recurrence",
+                    type="integer",
+                    # A count of days, not a place to paste a CNJ's twenty digits.
+                    max_length=len(str(MAX_RECURRENCE_DAYS)),
+                ),
+                field="recurrence",
+            )
+            yield FieldBox(
+                _("Attachments"),
+                Checkbox(
+                    _("Download attachments"),
+                    bool(record and record.with_attachments),
+                    id="tf-with-attachments",
+                ),
+                field="with-attachments",
+            )
+        fixed = bool(record and record.fixed_time)
+        # The service keeps the hour in UTC; the form speaks the user's zone (D146).
+        local: tuple[int | None, int | None] = (None, None)
+        if record is not None and record.hour_range is not None:
+            local = utc_clock_to_local(record.hour_range, record.execution_minute or 0)
+        with Horizontal(classes="field-pair"):
+            yield FieldBox(
+                _("Fixed time ({zone})").format(zone=zone_label()),
+                Checkbox(_("Run at a fixed time"), fixed, id="tf-fixed-time"),
+                field="fixed-time",
+            )
+            hour = Input(
+                _str(local[0]),
+                placeholder="0-23",
+                id="tf-hour",
+                type="integer",
+                max_length=2,
+                disabled=not fixed,
+            )
+            minute = Input(
+                _str(local[1] if record and record.execution_minute is not None else None),
+                placeholder="0-59",
+                id="tf-minute",
+                type="integer",
+                max_length=2,
+                disabled=not fixed,
+            )
+            yield FieldBox(_("Hour"), hour, field="hour")
+            yield FieldBox(_("Minute"), minute, field="minute")
+        yield FieldBox(
+            _("Notification e-mails (separated by commas)"),
+            Input(
+                ", ".join(record.notification_emails or []) if record else "",
+                placeholder="ana@example.com.br, joao@example.com.br",
+                id="tf-emails",
+            ),
+            field="emails",
+        )
+        terms = (
+            record.notification_filters.step_terms
+            if record and record.notification_filters
+            else None
+        )
+        yield FieldBox(
+            _("Notify only for steps containing (terms separated by commas)"),
+            Input(
+                ", ".join(terms or []),
+                placeholder=_("sentença, acordo"),
+                id="tf-step-terms",
+            ),
+            field="step-terms",
+        )
+        yield FieldBox(
+            _("Tags (key=value, separated by commas)"),
+            Input(
+                ", ".join(f"{k}={v}" for k, v in (record.tags or {}).items()) if record else "",
+                placeholder=_("client=ACME, team=labour"),
+                id="tf-tags",
+            ),
+            field="tags",
+        )
+        yield FieldBox(
+            _("Callback URL (optional)"),
+            Input(
+                record.callback_url or "" if record else "",
+                placeholder="https://example.com.br/hooks",
+                id="tf-callback",
+            ),
+            field="callback",
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "trackings.form.cancel", button_id="tf-cancel")
+        yield send_button(
+            self.app,
+            _("Save ({key})") if self.record else _("Register ({key})"),
+            "trackings.form.submit",
+            button_id="tf-submit",
+        )
 
     def on_mount(self) -> None:
         first = "#tf-recurrence" if self.editing else "#tf-search-key"

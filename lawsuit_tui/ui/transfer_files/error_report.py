@@ -6,8 +6,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from lawsuit_tui.i18n import _
 from lawsuit_tui.ui.widgets.form import (
@@ -33,25 +32,22 @@ class ErrorReportDialog(FormDialog[str | None]):
         super().__init__()
         self._file_name = file_name
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="form-frame"):
-            yield Static(
-                _("Report a problem with {name}").format(name=self._file_name),
-                id="form-title",
-                markup=False,
-            )
-            with VerticalScroll(id="form-body"):
-                yield FieldBox(
-                    _("What went wrong"),
-                    Input(placeholder=_("e.g. file truncated, columns missing"), id="message"),
-                    field="message",
-                    hint=_("The provider's team reads this to fix the file."),
-                )
-            with Horizontal(id="form-buttons"):
-                yield send_button(
-                    self.app, _("Send ({key})"), "transfer_files.report.submit", button_id="send"
-                )
-                yield cancel_button(self.app, "transfer_files.report.cancel", button_id="cancel")
+    def form_title(self) -> str:
+        return _("Report a problem with {name}").format(name=self._file_name)
+
+    def compose_fields(self) -> ComposeResult:
+        yield FieldBox(
+            _("What went wrong"),
+            Input(placeholder=_("e.g. file truncated, columns missing"), id="message"),
+            field="message",
+            hint=_("The provider's team reads this to fix the file."),
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield send_button(
+            self.app, _("Send ({key})"), "transfer_files.report.submit", button_id="send"
+        )
+        yield cancel_button(self.app, "transfer_files.report.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#message", Input).focus()

@@ -30,7 +30,7 @@ from pydantic import SecretStr, ValidationError
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, Select, Static
 
@@ -180,7 +180,15 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
         self.demo_certificate = demo_certificate
         self.sending = False
 
-    def compose(self) -> ComposeResult:
+    @property
+    def updating(self) -> bool:
+        """The system already holds a credential: this one replaces it."""
+        return self.status not in (None, "", "not exists")
+
+    def form_title(self) -> str:
+        return _("Update a credential") if self.updating else _("Register a credential")
+
+    def compose_fields(self) -> ComposeResult:
         options = [
             (_("* (wildcard: every system without its own)") if name == "*" else name, name)
             for name in self.systems
@@ -189,98 +197,90 @@ class CredentialFormScreen(FormDialog[list[Any] | None]):
             (_("Username and password"), KIND_LOGIN),
             (_("A1 certificate (.pfx/.p12)"), KIND_CERTIFICATE),
         ]
-        updating = self.status not in (None, "", "not exists")
-        title = _("Update a credential") if updating else _("Register a credential")
         now = current_credential_text(self.status, self.current)
-        with Vertical(id="form-frame"):
-            yield Static(title, id="form-title")
-            with VerticalScroll(id="form-body"):
-                yield Static(now, id="cf-current", markup=False, classes="-shown" if now else "")
-                yield Static("", id="form-general-error", markup=False)
-                yield FieldBox(
-                    _("Court system (exact name, from the grid)"),
-                    Select[str](
-                        options,
-                        value=self.system_name if self.system_name else Select.NULL,
-                        prompt=_("Choose the court system"),
-                        id="cf-system",
-                        type_to_search=True,
-                    ),
-                    field="system",
-                )
-                with Horizontal(id="cf-key-kind", classes="field-pair"):
-                    yield FieldBox(
-                        _("Customer key (* is the default)"),
-                        Input(self.customer_key, id="cf-customer-key"),
-                        field="customer-key",
-                    )
-                    yield FieldBox(
-                        _("Kind of credential"),
-                        Select[str](
-                            kinds, value=self.initial_kind, allow_blank=False, id="cf-kind"
-                        ),
-                        field="kind",
-                    )
-                with (
-                    Vertical(id="cf-login", classes="cf-kind-fields"),
-                    Horizontal(id="cf-login-pair", classes="field-pair"),
-                ):
-                    yield FieldBox(
-                        _("Username"),
-                        Input(
-                            self._current_username(),
-                            id="cf-username",
-                            placeholder=_("login at the court"),
-                        ),
-                        field="username",
-                    )
-                    yield FieldBox(
-                        _("Password"),
-                        SecretInput(password=True, id="cf-password"),
-                        field="password",
-                        hint=_("Sent once, never stored or shown."),
-                    )
-                with (
-                    Vertical(id="cf-certificate", classes="cf-kind-fields"),
-                    Horizontal(classes="field-pair"),
-                ):
-                    yield FieldBox(
-                        _("Certificate file (.pfx or .p12)"),
-                        Input(
-                            id="cf-certificate-path",
-                            placeholder=_("~/a1-certificate.pfx"),
-                            suggester=CertificatePathSuggester(),
-                        ),
-                        field="certificate",
-                        hint=self._certificate_hint(),
-                    )
-                    yield FieldBox(
-                        _("Certificate password"),
-                        SecretInput(password=True, id="cf-certificate-password"),
-                        field="certificate-password",
-                        hint=_("Checked here before sending."),
-                    )
-                yield FieldBox(
-                    _("Two-factor setup key (optional, base32)"),
-                    SecretInput(
-                        password=True,
-                        id="cf-totp",
-                        placeholder=_("only if the court asks for a code"),
-                    ),
-                    field="totp",
-                    hint=_(
-                        "The fixed key of the court's two-factor setup, never the 6-digit "
-                        "code; spaces and case do not matter."
-                    ),
-                )
-            with Horizontal(id="form-buttons"):
-                yield cancel_button(self.app, "vault.form.cancel", button_id="cf-cancel")
-                if self.demo_certificate:
-                    yield Button(
-                        _("Demo certificate"), id="cf-demo", compact=True, classes="cf-demo"
-                    )
-                submit = _("Update ({key})") if updating else _("Register ({key})")
-                yield send_button(self.app, submit, "vault.form.submit", button_id="cf-submit")
+        yield Static(now, id="cf-current", markup=False, classes="-shown" if now else "")
+        yield Static("", id="form-general-error", markup=False)
+        yield FieldBox(
+            _("Court system (exact name, from the grid)"),
+            Select[str](
+                options,
+                value=self.system_name if self.system_name else Select.NULL,
+                prompt=_("Choose the court system"),
+                id="cf-system",
+                type_to_search=True,
+            ),
+            field="system",
+        )
+        with Horizontal(id="cf-key-kind", classes="field-pair"):
+            yield FieldBox(
+                _("Customer key (* is the default)"),
+                Input(self.customer_key, id="cf-customer-key"),
+                field="customer-key",
+            )
+            yield FieldBox(
+                _("Kind of credential"),
+                Select[str](kinds, value=self.initial_kind, allow_blank=False, id="cf-kind"),
+                field="kind",
+            )
+        with (
+            Vertical(id="cf-login", classes="cf-kind-fields"),
+            Horizontal(id="cf-login-pair", classes="field-pair"),
+        ):
+            yield FieldBox(
+                _("Username"),
+                Input(
+                    self._current_username(),
+                    id="cf-username",
+                    placeholder=_("login at the court"),
+                ),
+                field="username",
+            )
+            yield FieldBox(
+                _("Password"),
+                SecretInput(password=True, id="cf-password"),
+                field="password",
+                hint=_("Sent once, never stored or shown."),
+            )
+        with (
+            Vertical(id="cf-certificate", classes="cf-kind-fields"),
+            Horizontal(classes="field-pair"),
+        ):
+            yield FieldBox(
+                _("Certificate file (.pfx or .p12)"),
+                Input(
+                    id="cf-certificate-path",
+                    placeholder=_("~/a1-certificate.pfx"),
+                    suggester=CertificatePathSuggester(),
+                ),
+                field="certificate",
+                hint=self._certificate_hint(),
+            )
+            yield FieldBox(
+                _("Certificate password"),
+                SecretInput(password=True, id="cf-certificate-password"),
+                field="certificate-password",
+                hint=_("Checked here before sending."),
+            )
+        yield FieldBox(
+            _("Two-factor setup key (optional, base32)"),
+            SecretInput(
+                password=True,
+                id="cf-totp",
+                placeholder=_("only if the court asks for a code"),
+            ),
+            field="totp",
+            hint=_(
+                "The fixed key of the court's two-factor setup, never the 6-digit "
+                "code; spaces and case do not matter."
+            ),
+        )
+
+    def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "vault.form.cancel", button_id="cf-cancel")
+        if self.demo_certificate:
+            yield Button(_("Demo certificate"), id="cf-demo", compact=True, classes="cf-demo")
+        submit = _("Update ({key})") if self.updating else _("Register ({key})")
+        yield send_button(self.app, submit, "vault.form.submit", button_id="cf-submit")
 
     def _current_username(self) -> str:
         current = self.current

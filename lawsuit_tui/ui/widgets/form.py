@@ -192,7 +192,7 @@ class FormDialog(ModalScreen[ResultType]):
     def compose(self) -> ComposeResult:
         """The frame: the title, the fields in ``#form-body``, the buttons in
         ``#form-buttons``; a form writes :meth:`form_title`, :meth:`compose_fields` and
-        :meth:`compose_buttons` (one that overrides this builds the same frame itself)."""
+        :meth:`compose_buttons`, never their own ``compose``: every form has this one frame."""
         with Vertical(id="form-frame"):
             yield Static(self.form_title(), id="form-title", markup=False)
             with VerticalScroll(id="form-body"):
