@@ -73,10 +73,10 @@ class DecisionDialog(FormDialog[DecisionText | None]):
         yield FieldBox(_("By"), Input(self._by, id="by"), field="by")
 
     def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "dossier.decision.cancel", button_id="cancel")
         yield send_button(
             self.app, _("Record ({key})"), "dossier.decision.submit", button_id="send"
         )
-        yield cancel_button(self.app, "dossier.decision.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#verdict", Select).focus()

@@ -44,10 +44,10 @@ class ErrorReportDialog(FormDialog[str | None]):
         )
 
     def compose_buttons(self) -> ComposeResult:
+        yield cancel_button(self.app, "transfer_files.report.cancel", button_id="cancel")
         yield send_button(
             self.app, _("Send ({key})"), "transfer_files.report.submit", button_id="send"
         )
-        yield cancel_button(self.app, "transfer_files.report.cancel", button_id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#message", Input).focus()

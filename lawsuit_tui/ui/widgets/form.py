@@ -209,7 +209,7 @@ class FormDialog(ModalScreen[ResultType]):
         raise NotImplementedError
 
     def compose_buttons(self) -> ComposeResult:
-        """:func:`send_button` and :func:`cancel_button`, in the order the form shows them."""
+        """:func:`cancel_button`, then :func:`send_button`: every dialog's action on the right."""
         raise NotImplementedError
 
     def action_submit(self) -> None:
