@@ -337,8 +337,9 @@ def parse_money_br(text: str) -> Decimal:
 
 
 def format_size(size: int | None) -> str:
-    """A file's size as people read it: ``312 bytes``, ``48 KB``, ``1,2 MB`` (decimal units,
-    as the provider's ``file_size`` in MB); "" for None."""
+    """A file's size as people read it: ``312 bytes``, ``48 KB``, ``1,2 MB`` in Portuguese and
+    ``1.2 MB`` in English, as counts are (decimal units, as the provider's ``file_size`` in
+    MB); "" for None."""
     if size is None:
         return ""
     if size < 1000:
@@ -349,7 +350,9 @@ def format_size(size: int | None) -> str:
     places = Decimal("0.1") if megabytes < 100 else Decimal("1")
     text = f"{megabytes.quantize(places, rounding=ROUND_HALF_UP):f}"
     whole, _sep, tenth = text.partition(".")
-    return f"{_group(whole)},{tenth} MB" if tenth else f"{_group(whole)} MB"
+    point = "." if current_language() == "en" else ","
+    grouped = format_int(int(whole))
+    return f"{grouped}{point}{tenth} MB" if tenth else f"{grouped} MB"
 
 
 def format_decimal_cell(value: Number) -> str:

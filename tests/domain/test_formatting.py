@@ -18,6 +18,7 @@ from lawsuit_tui.domain.formatting import (
     format_document,
     format_int,
     format_money,
+    format_size,
     parse_date_br,
     parse_money_br,
     sao_paulo_tz,
@@ -243,3 +244,23 @@ def test_format_document() -> None:
 def test_utc_minus_3_constant_matches_modern_sao_paulo() -> None:
     modern = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
     assert sao_paulo_tz().utcoffset(modern) == timezone(timedelta(hours=-3)).utcoffset(None)
+
+
+@pytest.mark.parametrize(
+    ("size", "portuguese", "english"),
+    [
+        (None, "", ""),
+        (312, "312 bytes", "312 bytes"),
+        (48_400, "48 KB", "48 KB"),
+        (1_234_567, "1,2 MB", "1.2 MB"),
+        (1_234_567_890, "1.235 MB", "1,235 MB"),
+    ],
+)
+def test_format_size_reads_as_the_language_writes_numbers(
+    size: int | None, portuguese: str, english: str
+) -> None:
+    # A transfer file read "1,2 MB" beside "2,549 lawsuits" in English.
+    set_language("pt-BR")
+    assert format_size(size) == portuguese
+    set_language("en")
+    assert format_size(size) == english
