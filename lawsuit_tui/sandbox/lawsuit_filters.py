@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+from lawsuit_tui.domain.folding import fold
 from lawsuit_tui.sandbox.schemas import FilterIn, KeysFilterIn, SubjectFilterIn
 
-__all__ = ["filters_count", "fold", "matches"]
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form of ``text``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+__all__ = ["filters_count", "matches"]
 
 
 def _compact(text: str) -> str:

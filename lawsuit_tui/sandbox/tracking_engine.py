@@ -19,11 +19,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from lawsuit_tui.domain.folding import fold
 from lawsuit_tui.domain.trackings import ALREADY_EXISTS
 from lawsuit_tui.sandbox.clock import iso
 from lawsuit_tui.sandbox.errors import ServiceError, validation_items
 from lawsuit_tui.sandbox.keys import KeyConfig
-from lawsuit_tui.sandbox.lawsuit_filters import fold
 from lawsuit_tui.sandbox.records import RequestEntry, Result, TrackingEntry
 from lawsuit_tui.sandbox.request_engine import RequestEngine, RunOutcome
 from lawsuit_tui.sandbox.schemas import CreateRequestIn, TrackingIn, TrackingPatchIn

@@ -9,7 +9,6 @@ None picked means every court.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
@@ -21,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from lawsuit_tui.domain.folding import fold
 from lawsuit_tui.domain.miner import Tribunal
 from lawsuit_tui.i18n import _, ngettext
 
@@ -28,8 +28,7 @@ __all__ = ["CourtPicker", "match_courts", "resolve_courts"]
 
 
 def _plain(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in folded if not unicodedata.combining(ch)).replace("-", "")
+    return fold(text).replace("-", "")
 
 
 def _matches(court: Tribunal, token: str) -> bool:
